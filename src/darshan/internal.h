@@ -1,0 +1,227 @@
+/*
+ * src/darshan/internal.h - what the reader, the writer and the module codecs
+ * share inside the library. Nothing here is public.
+ *
+ * Layers, top down:
+ *   reader.c    open, streaming, whole-log load       (uses everything below)
+ *   writer.c    build and write 3.41 logs
+ *   header.c    fixed header, byte order, slot remapping
+ *   job.c       job record, executable line, mount table
+ *   names.c     name region, id -> name index
+ *   region.c    decompression of one region (zlib, bzip2, raw; concatenated
+ *               streams; truncated input)
+ *   modules.c   the table of module codecs
+ *   mod_*.c     one codec per module family: decode one record (with
+ *               up-conversion), encode one record (newest version)
+ *   arena.c, buf.c, cursor helpers below, error.c, hash.c
+ *
+ * Rule for every decoder: no length, count or offset read from the file is
+ * used before it is checked against the bytes that remain.
+ */
+#ifndef IOS_DARSHAN_INTERNAL_H
+#define IOS_DARSHAN_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "iosage/counters.h"
+#include "iosage/darshan.h"
+#include "iosage/error.h"
+
+/* --- Caps (IOSAGE_E_LIMIT when exceeded) --------------------------------- */
+#define IOS_MAX_REGION_DATA ((uint64_t)4 << 30) /* decompressed bytes/region */
+#define IOS_JOB_DATA_MAX 4096                   /* decompressed job region */
+#define IOS_LUSTRE_SCRATCH 81920 /* reference reader's per-module buffer */
+
+/* --- Errors -------------------------------------------------------------- */
+
+/* Fill err (if non-NULL) and return code. where/offset may be NULL/-1. */
+iosage_status ios_fail(iosage_error *err, iosage_status code, const char *path,
+                       const char *where, int64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* --- Arena: many small allocations freed together ----------------------- */
+typedef struct ios_arena ios_arena;
+ios_arena *ios_arena_create(void);
+/* Zeroed, 8-byte aligned memory valid until ios_arena_reset/destroy. NULL on
+ * no memory. */
+void *ios_arena_alloc(ios_arena *a, size_t size);
+char *ios_arena_strdup(ios_arena *a, const char *s);
+void ios_arena_reset(ios_arena *a); /* frees all but keeps the first block */
+void ios_arena_destroy(ios_arena *a); /* accepts NULL */
+
+/* --- Growable byte buffer for the writer -------------------------------- */
+typedef struct ios_buf {
+    uint8_t *p;
+    size_t len, cap;
+    int oom; /* set once an append failed; later appends do nothing */
+} ios_buf;
+void ios_buf_free(ios_buf *b);
+void ios_buf_append(ios_buf *b, const void *data, size_t n);
+void ios_buf_zeros(ios_buf *b, size_t n);
+void ios_buf_u32(ios_buf *b, uint32_t v); /* little-endian */
+void ios_buf_u64(ios_buf *b, uint64_t v); /* little-endian */
+void ios_buf_i64(ios_buf *b, int64_t v);
+void ios_buf_f64(ios_buf *b, double v);
+
+/* --- Cursor over decompressed bytes -------------------------------------- */
+typedef struct ios_cursor {
+    const uint8_t *p;
+    size_t len;
+    size_t pos;
+    int swap; /* 1: the data's byte order differs from little-endian host */
+} ios_cursor;
+
+static inline size_t ios_cur_left(const ios_cursor *c) { return c->len - c->pos; }
+
+static inline uint64_t ios_bswap64(uint64_t v) { return __builtin_bswap64(v); }
+static inline uint32_t ios_bswap32(uint32_t v) { return __builtin_bswap32(v); }
+
+/* Raw loads at p with the file's byte order (swap or not). The caller has
+ * already checked that the bytes are there. The host is little-endian
+ * (checked at build time in CMake). */
+static inline uint64_t ios_load_u64(const uint8_t *p, int swap)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return swap ? ios_bswap64(v) : v;
+}
+static inline uint32_t ios_load_u32(const uint8_t *p, int swap)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return swap ? ios_bswap32(v) : v;
+}
+static inline int64_t ios_load_i64(const uint8_t *p, int swap)
+{
+    return (int64_t)ios_load_u64(p, swap);
+}
+static inline double ios_load_f64(const uint8_t *p, int swap)
+{
+    uint64_t u = ios_load_u64(p, swap);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+/* --- Module codecs -------------------------------------------------------- */
+
+/* Per-module decoding state, zeroed at the start of each module region. */
+typedef struct ios_mod_ctx {
+    int module;          /* enum iosage_module_id */
+    uint32_t version;    /* stored record version of this region */
+    int swap;            /* byte order differs */
+    int compat;          /* IOSAGE_READ_COMPAT */
+    uint32_t h5f_version;   /* the log's H5F record version (H5D quirk) */
+    const struct iosage_header *header;
+    const char *path;    /* for error messages */
+    size_t n_records;    /* records decoded so far in this region */
+    /* HEATMAP: reference set by the first record */
+    int heatmap_have_ref;
+    int64_t heatmap_ref_nbins;
+    double heatmap_ref_width;
+    /* APMPI: header record seen, its sync flag */
+    int apmpi_seen_header;
+    uint32_t apmpi_sync_flag;
+    /* LUSTRE compat emulation of the reference scratch buffer (lazily
+     * allocated, IOS_LUSTRE_SCRATCH bytes, freed by the reader) */
+    uint8_t *lustre_scratch;
+} ios_mod_ctx;
+
+/* Decoder results besides iosage_status values. */
+enum {
+    IOS_DECODE_SHORT = -1, /* fewer bytes left than one whole record: the
+                              caller stops and reports them as trailing */
+    IOS_DECODE_DROP = -2   /* record consumed but dropped (POSIX v1 with
+                              FOPENS > 0) */
+};
+
+/*
+ * Decode one record at c->pos (advancing c->pos past it) and up-convert it
+ * into *rec (rec is zeroed by the caller; rec->module, version, set by the
+ * caller). Arrays and strings come from arena. Returns IOSAGE_OK,
+ * IOS_DECODE_SHORT, IOS_DECODE_DROP, or an iosage_status error with err
+ * filled (where = module name, offset = c->pos in the decompressed region).
+ */
+typedef int (*ios_decode_fn)(ios_cursor *c, ios_mod_ctx *ctx,
+                             iosage_record *rec, ios_arena *arena,
+                             iosage_error *err);
+
+/* Append rec encoded in the newest record version to out (little-endian).
+ * Returns IOSAGE_OK or an error (record inconsistent with its layout). */
+typedef iosage_status (*ios_encode_fn)(const iosage_record *rec, ios_buf *out,
+                                       iosage_error *err);
+
+/* Deep-copy rec's arrays and strings into arena (dst already = *src). */
+typedef iosage_status (*ios_copy_fn)(iosage_record *dst, ios_arena *arena);
+
+typedef struct ios_module_codec {
+    int id;
+    uint32_t max_version;      /* newest version we read and write */
+    ios_decode_fn decode;
+    ios_encode_fn encode;      /* NULL: module is not written */
+} ios_module_codec;
+
+/* Codec for module id (3.41 numbering), or NULL when there is none. */
+const ios_module_codec *ios_module_codec_get(int id);
+
+/* Generic deep copy used by iosage_log_add_record (modules.c). */
+iosage_status ios_record_copy(iosage_record *dst, const iosage_record *src,
+                              ios_arena *arena);
+
+/* Module codec entry points (mod_*.c). */
+int ios_posix_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_mpiio_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_stdio_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_h5f_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_h5d_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_pnetcdf_file_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_pnetcdf_var_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_bgq_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_lustre_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_dxt_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_mdhim_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_apmpi_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_heatmap_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_dfs_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+int ios_daos_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+
+iosage_status ios_posix_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_mpiio_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_stdio_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_h5f_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_h5d_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_pnetcdf_file_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_pnetcdf_var_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_bgq_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_lustre_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_dxt_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_mdhim_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_apmpi_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_heatmap_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_dfs_encode(const iosage_record *, ios_buf *, iosage_error *);
+iosage_status ios_daos_encode(const iosage_record *, ios_buf *, iosage_error *);
+
+/* --- Regions -------------------------------------------------------------- */
+
+/*
+ * Decompress stored bytes src[0..len) with compression comp into a malloc'd
+ * buffer (*out, *out_len; caller frees; *out may be NULL when *out_len is 0).
+ * Handles concatenated streams. A stream cut off at the end of src keeps the
+ * bytes decoded so far and sets *truncated = 1. A damaged stream is
+ * IOSAGE_E_DECOMPRESS; output over max_out bytes is IOSAGE_E_LIMIT.
+ * region_off is the file offset of src, for error messages.
+ */
+iosage_status ios_region_inflate(const uint8_t *src, size_t len, int comp,
+                                 uint64_t max_out, uint8_t **out,
+                                 size_t *out_len, int *truncated,
+                                 const char *path, const char *where,
+                                 uint64_t region_off, iosage_error *err);
+
+/* Compress src into one zlib stream appended to out. */
+iosage_status ios_region_deflate(const uint8_t *src, size_t len, ios_buf *out,
+                                 iosage_error *err);
+
+#endif
