@@ -1,0 +1,55 @@
+# iosage - a thin wrapper over CMake. Everything real lives in CMakeLists.txt.
+#
+#   make            build build/iosage and the library (release)
+#   make demo       write a log with the library, then dump it
+#   make check      build with ASan+UBSan and run every test
+#   make bench      time reading and dumping the shared log corpus
+#   make fuzz       run the libFuzzer reader target (FUZZ_SECONDS, default 60)
+#   make deps       install the Debian packages the build needs
+#   make install    PREFIX=/usr/local by default
+
+PREFIX ?= /usr/local
+BUILD ?= build
+CHECK_BUILD ?= build-check
+GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+FUZZ_SECONDS ?= 60
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all build demo check bench fuzz deps deps-check install clean
+
+all: build
+
+build: deps-check
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/iosage-example-writer $(BUILD)/demo.darshan
+	./$(BUILD)/iosage dump $(BUILD)/demo.darshan
+
+check: deps-check
+	cmake -S . -B $(CHECK_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DIOSAGE_SANITIZE=ON >/dev/null
+	cmake --build $(CHECK_BUILD) -j $(JOBS)
+	cd $(CHECK_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	scripts/bench.sh $(BUILD)/iosage
+
+fuzz: deps-check
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+deps:
+	scripts/install-deps
+
+# Build targets call this: install what is missing when we are root,
+# otherwise say exactly what to run.
+deps-check:
+	@scripts/install-deps --check-or-install
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(CHECK_BUILD) build-fuzz

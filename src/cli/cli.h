@@ -1,0 +1,39 @@
+/*
+ * src/cli/cli.h - what the `iosage` subcommands share: exit codes, the
+ * one-line error helpers, and each command's entry point.
+ *
+ * Streams: data on stdout, diagnostics on stderr. --help prints to stdout
+ * and exits 0; a usage error prints one line plus a hint to stderr and
+ * exits 2.
+ */
+#ifndef IOSAGE_CLI_H
+#define IOSAGE_CLI_H
+
+#include "iosage/error.h"
+
+enum cli_exit {
+    CLI_OK = 0,       /* all inputs read */
+    CLI_FOUND = 1,    /* analysis found problems (only with --fail-on) */
+    CLI_USAGE = 2,    /* bad command line */
+    CLI_BADINPUT = 3, /* an input could not be read (fully) */
+    CLI_INTERNAL = 4  /* a bug or a system failure */
+};
+
+/* Print "iosage: <msg>" plus "Try 'iosage <cmd> --help'." to stderr and
+ * return CLI_USAGE. cmd may be NULL. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Print "iosage: " + the error's one line to stderr. */
+void cli_print_error(const iosage_error *err);
+
+/* Exit code for a library status: CLI_BADINPUT for input problems,
+ * CLI_INTERNAL for memory/internal ones. */
+int cli_exit_for(iosage_status st);
+
+/* True when arg is -h or --help. */
+int cli_is_help(const char *arg);
+
+int cmd_dump(int argc, char **argv);
+
+#endif
