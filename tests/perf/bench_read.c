@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 {
     int rounds = 5, first = 1;
     if (argc > 2 && strcmp(argv[1], "-r") == 0) {
-        rounds = atoi(argv[2]);
+        rounds = (int)strtol(argv[2], NULL, 10);
         first = 3;
     }
     if (first >= argc || rounds < 1) {
