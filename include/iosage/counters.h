@@ -3,8 +3,9 @@
  * newest record layout (what iosage_record.counters / .fcounters hold).
  *
  * Names are the full names darshan-parser prints, e.g. "POSIX_READS",
- * "POSIX_F_READ_TIME". Modules without counter arrays (LUSTRE, DXT, HEATMAP,
- * APXC) have 0 counters here.
+ * "POSIX_F_READ_TIME". Modules without counter arrays (LUSTRE, DXT, HEATMAP)
+ * have 0 counters here. APXC lists its per-router record counters (the
+ * header record's fields are printed by name in src/dump).
  *
  * GENERATED PART below the API: index constants (IOSAGE_POSIX_READS, ...).
  */
@@ -772,6 +773,12 @@ enum iosage_daos_fcounter {
     IOSAGE_DAOS_F_FASTEST_RANK_TIME = 13,
     IOSAGE_DAOS_F_SLOWEST_RANK_TIME = 14,
     IOSAGE_DAOS_NUM_FCOUNTERS = 15
+};
+
+/* APXC (record version 1): names only. */
+enum {
+    IOSAGE_APXC_NUM_COUNTERS = 396,
+    IOSAGE_APXC_NUM_FCOUNTERS = 0
 };
 
 /* END GENERATED */

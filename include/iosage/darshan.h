@@ -135,6 +135,13 @@ struct iosage_dxt_segment {
  * (x.apmpi.is_header = 1, no counters); every other record has 396 counters
  * (unsigned values stored in int64) and 240 fcounters: time[222],
  * sync_time[16], then MPI_TOTAL_COMM_TIME, MPI_TOTAL_COMM_SYNC_TIME.
+ *
+ * APXC (AutoPerf Cray XC routers): the first record is the header record
+ * (x.apxc.is_header = 1) with 6 counters as stored: blades, chassis,
+ * groups, memory mode, cluster mode (bit 31 of a mode set = not the same on
+ * every node), application id. Every other record is one router with 396
+ * counters (group, chassis, blade, node, then 392 unsigned port counters;
+ * names in iosage/counters.h).
  */
 struct iosage_record {
     int module;            /* enum iosage_module_id */
@@ -185,6 +192,10 @@ struct iosage_record {
             int64_t n_servers; /* entries in server_hist */
             int64_t *server_hist;
         } mdhim;
+        struct { /* APXC: see the record comment above */
+            int is_header;
+            int64_t magic;   /* header only: "AUTOPERF" as an int64 */
+        } apxc;
     } x;
 };
 typedef struct iosage_record iosage_record;
@@ -302,8 +313,8 @@ IOSAGE_API void iosage_log_set_partial(iosage_log *log, int module);
 
 /* Write log as a format 3.41 zlib log at path. The file appears atomically
  * (written to a temporary file beside it, then renamed); on failure no file
- * is left behind. Modules that were skipped when read (unknown ids, APXC)
- * are not written. */
+ * is left behind. Modules that were skipped when read (unknown ids, NULL,
+ * versions newer than iosage reads) are not written. */
 IOSAGE_API iosage_status iosage_log_write(const iosage_log *log,
                                           const char *path, iosage_error *err);
 

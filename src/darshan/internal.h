@@ -224,4 +224,76 @@ iosage_status ios_region_inflate(const uint8_t *src, size_t len, int comp,
 iosage_status ios_region_deflate(const uint8_t *src, size_t len, ios_buf *out,
                                  iosage_error *err);
 
+/* --- Reader core (header.c, job.c, names.c; owned by the reader core) ---- */
+
+/*
+ * Decode and validate the fixed header of the log held in data[0..size):
+ * version, byte order, maps, versions, partial bits, slot remapping to the
+ * 3.41 numbering (spec 4.2) and the job region's extent (5.3). Module regions
+ * are not checked against the file size here (see ios_region_past_eof).
+ */
+iosage_status ios_header_decode(const uint8_t *data, size_t size,
+                                struct iosage_header *h, const char *path,
+                                iosage_error *err);
+
+/* 1 when region r (len > 0) does not lie inside a file of file_size bytes. */
+int ios_region_past_eof(const struct iosage_region *r, uint64_t file_size);
+
+/*
+ * Decode the decompressed job region data[0..len) of a log with header h
+ * into *job (strings and the mount array come from arena).
+ */
+iosage_status ios_job_decode(const uint8_t *data, size_t len,
+                             const struct iosage_header *h,
+                             struct iosage_job *job, ios_arena *arena,
+                             const char *path, iosage_error *err);
+
+/* Append the 3.41 job data (record, exe, mount lines, NUL; <= 4096 bytes)
+ * for job to out. */
+iosage_status ios_job_encode(const struct iosage_job *job, ios_buf *out,
+                             iosage_error *err);
+
+/* *dst = deep copy of src (exe, mounts) in arena. Rejects mount entries
+ * that would not survive a write and a re-read (empty, blanks inside). */
+iosage_status ios_job_copy(struct iosage_job *dst, const struct iosage_job *src,
+                           ios_arena *arena, iosage_error *err);
+
+/* Id -> name table: entries in first-seen order plus an open-addressing
+ * index. Entry names live in the arena given to each call; the arrays are
+ * malloc'd and released by ios_names_free. */
+typedef struct ios_names {
+    struct iosage_name *v; /* entries, first-seen order */
+    size_t n, cap;
+    uint32_t *slots;       /* 0 = empty, else index into v plus 1 */
+    size_t nslots;         /* power of two, at least 2 * n */
+} ios_names;
+
+/* Find an entry; NULL when absent. */
+struct iosage_name *ios_names_find(const ios_names *t, uint64_t id);
+
+/* Add (id, name[0..len)) unless id is present. With replace_empty, a
+ * present entry whose name is "" takes the new name when it is non-empty
+ * (the 3.10+ merge rule, spec 7.1). IOSAGE_E_NOMEM on no memory. */
+iosage_status ios_names_put(ios_names *t, uint64_t id, const char *name,
+                            size_t len, int replace_empty, ios_arena *arena);
+
+/* Parse a decompressed name region into t (format 3.00 when v300). */
+iosage_status ios_names_decode(ios_names *t, const uint8_t *data, size_t len,
+                               int v300, int swap, ios_arena *arena,
+                               const char *path, iosage_error *err);
+
+void ios_names_free(ios_names *t);
+
+/* Private part of an iosage_log: one arena owns every record, string and
+ * array; names holds the table and its index (log->names aliases names.v). */
+struct ios_log_private {
+    ios_arena *arena;
+    ios_names names;
+    size_t rec_cap[IOSAGE_MAX_MODULES]; /* capacity of modules[k].records */
+};
+
+/* APXC codec (mod_apxc.c), wired into the codec table in modules.c. */
+int ios_apxc_decode(ios_cursor *, ios_mod_ctx *, iosage_record *, ios_arena *, iosage_error *);
+iosage_status ios_apxc_encode(const iosage_record *, ios_buf *, iosage_error *);
+
 #endif

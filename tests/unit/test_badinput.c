@@ -68,11 +68,12 @@ static void try_input(const uint8_t *buf, size_t len)
     }
 }
 
-/* Cut at every length up to 4 KiB, then at a stride over the rest. */
+/* Cut at every length through the header and job region (the first
+ * 1,600 bytes), then at about 400 lengths spread over the rest. */
 static void truncations(const uint8_t *buf, size_t len)
 {
-    size_t stride = len > 65536 ? len / 512 : 61;
-    for (size_t cut = 0; cut < len; cut += (cut < 4096 ? 1 : stride))
+    size_t stride = len / 400 > 7 ? len / 400 : 7;
+    for (size_t cut = 0; cut < len; cut += (cut < 1600 ? 1 : stride))
         try_input(buf, cut);
 }
 
@@ -82,7 +83,7 @@ static void flips(const uint8_t *buf, size_t len)
     static const uint8_t patterns[] = {0xff, 0x01, 0x80, 0x7f};
     uint8_t *copy = malloc(len);
     assert_non_null(copy);
-    size_t stride = len > 16384 ? len / 1024 : 3;
+    size_t stride = len / 300 > 3 ? len / 300 : 3;
     for (size_t i = 0; i < len; i += (i < 1400 ? 1 : stride)) {
         for (size_t p = 0; p < sizeof patterns; p++) {
             memcpy(copy, buf, len);

@@ -1,0 +1,124 @@
+/*
+ * arena.c - a block allocator for the many small arrays and strings of one
+ * module region or one log. Everything is freed together.
+ *
+ * Layout: a singly linked list of blocks. Small requests are carved from
+ * the head block; one that does not fit starts a new head block. A large
+ * request (over a quarter block) gets a block of its own, linked behind the
+ * head, so alternating large and small requests waste nothing. Memory
+ * handed out is zeroed and 8-byte aligned. Reset keeps the first block
+ * created so a streaming reader does not call malloc for every module.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshan/internal.h"
+
+#define BLOCK_DEFAULT (64 * 1024)
+
+typedef struct block {
+    struct block *next; /* older block */
+    size_t size;        /* usable bytes in data[] */
+    size_t used;        /* bytes handed out */
+    _Alignas(8) unsigned char data[];
+} block;
+
+struct ios_arena {
+    block *head;  /* newest block, allocations come from here */
+    block *first; /* oldest block, kept by reset */
+};
+
+/* A new zero-filled block of at least size usable bytes, or NULL. */
+static block *block_new(size_t size)
+{
+    if (size > SIZE_MAX - sizeof(block))
+        return NULL;
+    block *b = calloc(1, sizeof(block) + size);
+    if (b)
+        b->size = size;
+    return b;
+}
+
+/* A new empty arena, or NULL on no memory. Free with ios_arena_destroy(). */
+ios_arena *ios_arena_create(void)
+{
+    ios_arena *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->first = a->head = block_new(BLOCK_DEFAULT);
+    if (!a->head) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* size bytes, zeroed and 8-aligned, valid until reset/destroy; NULL on no
+ * memory or overflow. A request of 0 bytes returns a valid unique pointer. */
+void *ios_arena_alloc(ios_arena *a, size_t size)
+{
+    if (size > SIZE_MAX - 8)
+        return NULL;
+    size_t need = (size + 7) & ~(size_t)7;
+    if (need == 0)
+        need = 8;
+    block *b = a->head;
+    if (need > BLOCK_DEFAULT / 4) {
+        /* A block of its own, linked behind the head so the head's free
+         * space stays in use for the small requests that follow. */
+        b = block_new(need);
+        if (!b)
+            return NULL;
+        b->next = a->head->next;
+        a->head->next = b;
+    } else if (b->size - b->used < need) {
+        b = block_new(BLOCK_DEFAULT);
+        if (!b)
+            return NULL;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += need;
+    return p;
+}
+
+/* A copy of the NUL-terminated s in the arena, or NULL on no memory. */
+char *ios_arena_strdup(ios_arena *a, const char *s)
+{
+    size_t n = strlen(s);
+    char *p = ios_arena_alloc(a, n + 1);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* Free every allocation. The first block stays (cleared) for reuse. */
+void ios_arena_reset(ios_arena *a)
+{
+    block *b = a->head;
+    while (b) {
+        block *next = b->next;
+        if (b != a->first)
+            free(b);
+        b = next;
+    }
+    memset(a->first->data, 0, a->first->used);
+    a->first->used = 0;
+    a->first->next = NULL;
+    a->head = a->first;
+}
+
+/* Free the arena and everything allocated from it. Accepts NULL. */
+void ios_arena_destroy(ios_arena *a)
+{
+    if (!a)
+        return;
+    block *b = a->head;
+    while (b) {
+        block *next = b->next;
+        free(b);
+        b = next;
+    }
+    free(a);
+}

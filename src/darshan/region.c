@@ -1,0 +1,296 @@
+/*
+ * region.c - decompress one stored region, compress one for the writer.
+ *
+ * A stored region is one or more independent streams back to back (one per
+ * MPI rank, spec 5.1). The decoder is restarted after every end-of-stream
+ * while input remains. Input that ends inside a stream is a truncated region:
+ * what was decoded is kept and *truncated is set. A stream the decoder
+ * rejects is IOSAGE_E_DECOMPRESS; the bytes decoded before it are still
+ * returned so a module can keep the records that came first.
+ *
+ * Output grows geometrically and is capped: more than max_out bytes is
+ * IOSAGE_E_LIMIT (the cap is checked by allowing one byte more than it).
+ */
+#include <bzlib.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "darshan/internal.h"
+
+#define CHUNK_IN ((size_t)1 << 30) /* zlib/bzip2 take unsigned int counts */
+
+/* Output under construction. */
+typedef struct outbuf {
+    uint8_t *p;
+    size_t len, cap;
+    size_t limit; /* max_out + 1: reaching it means "over the cap" */
+} outbuf;
+
+/* Where the error messages point. */
+typedef struct region_ctx {
+    const char *path;
+    const char *where;
+    uint64_t off; /* file offset of the region */
+} region_ctx;
+
+/* Ensure free space in o; 0 ok, -1 no memory, 1 the cap is reached. */
+static int out_grow(outbuf *o, size_t src_len)
+{
+    if (o->len < o->cap)
+        return 0;
+    if (o->cap >= o->limit)
+        return 1;
+    size_t cap = o->cap ? o->cap * 2 : (src_len < 4096 ? 16384 : src_len * 4);
+    if (cap < o->cap || cap > o->limit)
+        cap = o->limit;
+    uint8_t *p = realloc(o->p, cap);
+    if (!p)
+        return -1;
+    o->p = p;
+    o->cap = cap;
+    return 0;
+}
+
+static iosage_status fail_limit(const region_ctx *rc, size_t max_out,
+                                iosage_error *err)
+{
+    return ios_fail(err, IOSAGE_E_LIMIT, rc->path, rc->where, (int64_t)rc->off,
+                    "region decompresses to more than %zu bytes", max_out);
+}
+
+static iosage_status fail_nomem(const region_ctx *rc, iosage_error *err)
+{
+    return ios_fail(err, IOSAGE_E_NOMEM, rc->path, rc->where, (int64_t)rc->off,
+                    "out of memory while decompressing the region");
+}
+
+/* --- zlib ---------------------------------------------------------------- */
+
+/*
+ * Inflate every zlib stream of src into o. Returns IOSAGE_OK (with
+ * *truncated set when the input ended inside a stream) or an error.
+ */
+static iosage_status inflate_zlib(const uint8_t *src, size_t len, outbuf *o,
+                                  int *truncated, const region_ctx *rc,
+                                  iosage_error *err)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK)
+        return fail_nomem(rc, err);
+    size_t used = 0;     /* input bytes handed to zlib so far */
+    int stream_no = 1;
+    iosage_status st = IOSAGE_OK;
+    for (;;) {
+        if (z.avail_in == 0 && used < len) {
+            size_t n = len - used < CHUNK_IN ? len - used : CHUNK_IN;
+            z.next_in = (Bytef *)(uintptr_t)(src + used);
+            z.avail_in = (uInt)n;
+            used += n;
+        }
+        int g = out_grow(o, len);
+        if (g != 0) {
+            st = g < 0 ? fail_nomem(rc, err)
+                       : fail_limit(rc, o->limit - 1, err);
+            break;
+        }
+        z.next_out = o->p + o->len;
+        z.avail_out = (uInt)(o->cap - o->len < CHUNK_IN ? o->cap - o->len
+                                                        : CHUNK_IN);
+        uInt before = z.avail_out;
+        int r = inflate(&z, Z_NO_FLUSH);
+        o->len += before - z.avail_out;
+        size_t consumed = used - z.avail_in;
+        if (r == Z_STREAM_END) {
+            if (consumed == len)
+                break;
+            inflateReset(&z); /* next rank's stream */
+            stream_no++;
+        } else if (r == Z_BUF_ERROR || r == Z_OK) {
+            if (z.avail_in == 0 && used == len && z.avail_out != 0) {
+                *truncated = 1; /* input ended inside a stream */
+                break;
+            }
+        } else if (r == Z_MEM_ERROR) {
+            st = fail_nomem(rc, err);
+            break;
+        } else {
+            st = ios_fail(err, IOSAGE_E_DECOMPRESS, rc->path, rc->where,
+                          (int64_t)(rc->off + consumed),
+                          "zlib stream %d of the region is damaged: %s",
+                          stream_no, z.msg ? z.msg : "invalid data");
+            break;
+        }
+    }
+    inflateEnd(&z);
+    return st;
+}
+
+/* --- bzip2 --------------------------------------------------------------- */
+
+static const char *bz_text(int r)
+{
+    switch (r) {
+    case BZ_DATA_ERROR_MAGIC: return "not a bzip2 stream (bad magic)";
+    case BZ_DATA_ERROR: return "data integrity error";
+    case BZ_PARAM_ERROR: return "parameter error";
+    default: return "invalid data";
+    }
+}
+
+/* As inflate_zlib, for concatenated bzip2 streams. */
+static iosage_status inflate_bzip2(const uint8_t *src, size_t len, outbuf *o,
+                                   int *truncated, const region_ctx *rc,
+                                   iosage_error *err)
+{
+    bz_stream z;
+    memset(&z, 0, sizeof z);
+    if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK)
+        return fail_nomem(rc, err);
+    size_t used = 0;
+    int stream_no = 1;
+    iosage_status st = IOSAGE_OK;
+    for (;;) {
+        if (z.avail_in == 0 && used < len) {
+            size_t n = len - used < CHUNK_IN ? len - used : CHUNK_IN;
+            z.next_in = (char *)(uintptr_t)(src + used);
+            z.avail_in = (unsigned)n;
+            used += n;
+        }
+        int g = out_grow(o, len);
+        if (g != 0) {
+            st = g < 0 ? fail_nomem(rc, err)
+                       : fail_limit(rc, o->limit - 1, err);
+            break;
+        }
+        z.next_out = (char *)(o->p + o->len);
+        z.avail_out = (unsigned)(o->cap - o->len < CHUNK_IN ? o->cap - o->len
+                                                            : CHUNK_IN);
+        unsigned before = z.avail_out;
+        int r = BZ2_bzDecompress(&z);
+        o->len += before - z.avail_out;
+        size_t consumed = used - z.avail_in;
+        if (r == BZ_STREAM_END) {
+            if (consumed == len)
+                break;
+            BZ2_bzDecompressEnd(&z); /* next rank's stream */
+            const char *next_in = z.next_in;
+            unsigned avail_in = z.avail_in;
+            memset(&z, 0, sizeof z);
+            if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK) {
+                st = fail_nomem(rc, err);
+                return st;
+            }
+            z.next_in = (char *)(uintptr_t)next_in;
+            z.avail_in = avail_in;
+            stream_no++;
+        } else if (r == BZ_OK) {
+            if (z.avail_in == 0 && used == len && z.avail_out != 0) {
+                *truncated = 1;
+                break;
+            }
+        } else if (r == BZ_MEM_ERROR) {
+            st = fail_nomem(rc, err);
+            break;
+        } else {
+            st = ios_fail(err, IOSAGE_E_DECOMPRESS, rc->path, rc->where,
+                          (int64_t)(rc->off + consumed),
+                          "bzip2 stream %d of the region is damaged: %s",
+                          stream_no, bz_text(r));
+            break;
+        }
+    }
+    BZ2_bzDecompressEnd(&z);
+    return st;
+}
+
+/* --- entry points -------------------------------------------------------- */
+
+/* See internal.h. On IOSAGE_E_DECOMPRESS *out still holds the bytes decoded
+ * before the damage (caller frees); on other errors *out is NULL. */
+iosage_status ios_region_inflate(const uint8_t *src, size_t len, int comp,
+                                 uint64_t max_out, uint8_t **out,
+                                 size_t *out_len, int *truncated,
+                                 const char *path, const char *where,
+                                 uint64_t region_off, iosage_error *err)
+{
+    region_ctx rc = {path, where, region_off};
+    outbuf o = {NULL, 0, 0, 0};
+    *out = NULL;
+    *out_len = 0;
+    *truncated = 0;
+    if (max_out > SIZE_MAX - 1)
+        max_out = SIZE_MAX - 1;
+    o.limit = (size_t)max_out + 1;
+
+    iosage_status st;
+    if (comp == IOSAGE_COMP_NONE) {
+        if (len > max_out)
+            return fail_limit(&rc, (size_t)max_out, err);
+        if (len == 0)
+            return IOSAGE_OK;
+        if (!(o.p = malloc(len)))
+            return fail_nomem(&rc, err);
+        memcpy(o.p, src, len);
+        o.len = len;
+        st = IOSAGE_OK;
+    } else if (len == 0) {
+        return IOSAGE_OK;
+    } else if (comp == IOSAGE_COMP_ZLIB) {
+        st = inflate_zlib(src, len, &o, truncated, &rc, err);
+    } else if (comp == IOSAGE_COMP_BZIP2) {
+        st = inflate_bzip2(src, len, &o, truncated, &rc, err);
+    } else {
+        return ios_fail(err, IOSAGE_E_UNSUPPORTED, path, where,
+                        (int64_t)region_off, "unknown compression type %d",
+                        comp);
+    }
+    if (st == IOSAGE_OK && o.len > max_out) /* filled the one spare byte */
+        st = fail_limit(&rc, (size_t)max_out, err);
+    if (st != IOSAGE_OK && st != IOSAGE_E_DECOMPRESS) {
+        free(o.p);
+        return st;
+    }
+    *out = o.p;
+    *out_len = o.len;
+    return st;
+}
+
+/* Compress src[0..len) into one zlib stream (deflateInit framing) appended
+ * to out. */
+iosage_status ios_region_deflate(const uint8_t *src, size_t len, ios_buf *out,
+                                 iosage_error *err)
+{
+    if (len > UINT_MAX / 2)
+        return ios_fail(err, IOSAGE_E_LIMIT, NULL, NULL, -1,
+                        "region of %zu bytes is too large to compress", len);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK)
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1,
+                        "cannot start the zlib compressor");
+    size_t bound = deflateBound(&z, (uLong)len);
+    size_t start = out->len;
+    ios_buf_zeros(out, bound);
+    if (out->oom) {
+        deflateEnd(&z);
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1,
+                        "out of memory while compressing a region");
+    }
+    z.next_in = (Bytef *)(uintptr_t)src;
+    z.avail_in = (uInt)len;
+    z.next_out = out->p + start;
+    z.avail_out = (uInt)bound;
+    int r = deflate(&z, Z_FINISH);
+    size_t produced = bound - z.avail_out;
+    deflateEnd(&z);
+    if (r != Z_STREAM_END) {
+        out->len = start;
+        return ios_fail(err, IOSAGE_E_INTERNAL, NULL, NULL, -1,
+                        "zlib compression did not finish (code %d)", r);
+    }
+    out->len = start + produced;
+    return IOSAGE_OK;
+}
