@@ -21,13 +21,13 @@ cp tests/fuzz/corpus/* build-fuzz/corpus/ 2>/dev/null || true
 shared=../shared/darshan-logs
 if [ -d "$shared" ]; then
   # small logs only: big seeds slow every execution
-  find "$shared" -maxdepth 1 -name '*.darshan' -size -200k -print0 |
+  find "$shared" -maxdepth 1 -name '*.darshan' -size -48k -print0 |
     xargs -0 build-fuzz/tests/fuzz_mkseeds build-fuzz/corpus >/dev/null
 fi
 
 echo "fuzz: $(ls build-fuzz/corpus | wc -l) seeds, ${secs}s"
 ASAN_OPTIONS=detect_leaks=1 build-fuzz/tests/fuzz_reader \
-  -max_total_time="$secs" -max_len=262144 -rss_limit_mb=4096 \
+  -max_total_time="$secs" -max_len=65536 -rss_limit_mb=4096 \
   -timeout=10 -print_final_stats=1 \
   -dict=tests/fuzz/darshan.dict -artifact_prefix=build-fuzz/crashes/ \
   build-fuzz/corpus 2>&1 | tee build-fuzz/fuzz.log | grep -E 'Done|stat::|ERROR|SUMMARY|crash' || true
