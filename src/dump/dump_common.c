@@ -274,3 +274,49 @@ void ios_dump_problem(struct iosage_dump_result *res, const char *fmt, ...)
     vsnprintf(res->first_problem, sizeof res->first_problem, fmt, ap);
     va_end(ap);
 }
+
+/* Partial module (spec 12.2): with show, the warning block on o and go on
+ * (returns 0); without, the error block on diag and stop (returns 1). dxt
+ * selects darshan-dxt-parser's wording. */
+int ios_dump_partial(ios_out *o, FILE *diag, struct iosage_dump_result *res,
+                     const iosage_module_data *md, int show, int dxt)
+{
+    if (show) {
+        ios_txt_partial(o, md->name, 1, dxt);
+        res->partial_modules++;
+        return 0;
+    }
+    ios_out_flush(o);
+    if (diag) {
+        ios_out d;
+        if (ios_out_init(&d, diag) == 0) {
+            ios_txt_partial(&d, md->name, 0, dxt);
+            ios_out_finish(&d);
+        }
+    }
+    res->partial_stop = 1;
+    ios_dump_problem(res,
+                     "the %s module is flagged incomplete (the runtime ran "
+                     "out of memory); output stops there, --show-incomplete "
+                     "prints what it holds",
+                     md->name);
+    return 1;
+}
+
+/* A module whose records could not all be read: the reference tool's stderr
+ * line, and the problem recorded in res. */
+void ios_dump_failed(FILE *diag, struct iosage_dump_result *res,
+                     const iosage_module_data *md)
+{
+    if (diag)
+        fprintf(diag, "Error: failed to parse %s module record.\n", md->name);
+    res->module_errors++;
+    if (md->err.has_offset)
+        ios_dump_problem(res,
+                         "%s module: %s (at byte %llu of its decompressed "
+                         "data)",
+                         md->name, md->err.msg,
+                         (unsigned long long)md->err.offset);
+    else
+        ios_dump_problem(res, "%s module: %s", md->name, md->err.msg);
+}

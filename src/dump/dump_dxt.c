@@ -337,42 +337,8 @@ static void dxt_record(struct dxt_ctx *c, const iosage_record *rec, int posix)
 /* Partial DXT or LUSTRE module: 1 when the dump must stop. */
 static int dxt_partial(struct dxt_ctx *c, const iosage_module_data *md)
 {
-    if (c->flags & IOSAGE_DUMP_SHOW_INCOMPLETE) {
-        ios_txt_partial(c->o, md->name, 1, 1);
-        c->res->partial_modules++;
-        return 0;
-    }
-    ios_out_flush(c->o);
-    if (c->diag) {
-        ios_out d;
-        if (ios_out_init(&d, c->diag) == 0) {
-            ios_txt_partial(&d, md->name, 0, 1);
-            ios_out_finish(&d);
-        }
-    }
-    c->res->partial_stop = 1;
-    ios_dump_problem(c->res,
-                     "the %s module is flagged incomplete (the runtime ran "
-                     "out of memory); output stops there, --show-incomplete "
-                     "prints what it holds",
-                     md->name);
-    return 1;
-}
-
-static void dxt_failed(struct dxt_ctx *c, const iosage_module_data *md)
-{
-    if (c->diag)
-        fprintf(c->diag, "Error: failed to parse %s module record.\n",
-                md->name);
-    c->res->module_errors++;
-    if (md->err.has_offset)
-        ios_dump_problem(c->res,
-                         "%s module: %s (at byte %llu of its decompressed "
-                         "data)",
-                         md->name, md->err.msg,
-                         (unsigned long long)md->err.offset);
-    else
-        ios_dump_problem(c->res, "%s module: %s", md->name, md->err.msg);
+    return ios_dump_partial(c->o, c->diag, c->res, md,
+                            (c->flags & IOSAGE_DUMP_SHOW_INCOMPLETE) != 0, 1);
 }
 
 /* One module: 0 go on, 1 stop, -1 no memory. */
@@ -405,7 +371,7 @@ static int dxt_module(struct dxt_ctx *c, const iosage_module_data *md)
     for (size_t i = 0; i < md->n_records; i++)
         dxt_record(c, &md->records[i], posix);
     if (md->status != IOSAGE_OK)
-        dxt_failed(c, md);
+        ios_dump_failed(c->diag, c->res, md);
     return 0;
 }
 

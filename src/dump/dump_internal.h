@@ -112,6 +112,10 @@ long ios_mounts_match(ios_mounts *m, uint64_t id, const char *name);
 void ios_fmt_uuid(char *p, const uint8_t u[16]);
 
 /* Set res->first_problem once. */
+int ios_dump_partial(ios_out *o, FILE *diag, struct iosage_dump_result *res,
+                     const iosage_module_data *md, int show, int dxt);
+void ios_dump_failed(FILE *diag, struct iosage_dump_result *res,
+                     const iosage_module_data *md);
 void ios_dump_problem(struct iosage_dump_result *res, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -550,42 +550,8 @@ static void print_record(struct parser_ctx *c, const iosage_module_data *md,
  * the dump must stop. */
 static int partial_block(struct parser_ctx *c, const iosage_module_data *md)
 {
-    if (c->flags & IOSAGE_DUMP_SHOW_INCOMPLETE) {
-        ios_txt_partial(c->o, md->name, 1, 0);
-        c->res->partial_modules++;
-        return 0;
-    }
-    ios_out_flush(c->o);
-    if (c->diag) {
-        ios_out d;
-        if (ios_out_init(&d, c->diag) == 0) {
-            ios_txt_partial(&d, md->name, 0, 0);
-            ios_out_finish(&d);
-        }
-    }
-    c->res->partial_stop = 1;
-    ios_dump_problem(c->res,
-                     "the %s module is flagged incomplete (the runtime ran "
-                     "out of memory); output stops there, --show-incomplete "
-                     "prints what it holds",
-                     md->name);
-    return 1;
-}
-
-static void module_failed(struct parser_ctx *c, const iosage_module_data *md)
-{
-    if (c->diag)
-        fprintf(c->diag, "Error: failed to parse %s module record.\n",
-                md->name);
-    c->res->module_errors++;
-    if (md->err.has_offset)
-        ios_dump_problem(c->res,
-                         "%s module: %s (at byte %llu of its decompressed "
-                         "data)",
-                         md->name, md->err.msg,
-                         (unsigned long long)md->err.offset);
-    else
-        ios_dump_problem(c->res, "%s module: %s", md->name, md->err.msg);
+    return ios_dump_partial(c->o, c->diag, c->res, md,
+                            (c->flags & IOSAGE_DUMP_SHOW_INCOMPLETE) != 0, 0);
 }
 
 /* Records of one module, plus the summaries. Returns -1 on no memory. */
@@ -610,7 +576,7 @@ static int module_records(struct parser_ctx *c, const iosage_module_data *md)
         }
     }
     if (md->status != IOSAGE_OK)
-        module_failed(c, md);
+        ios_dump_failed(c->diag, c->res, md);
     else if (acc)
         ios_accum_print(acc, c->o, c->flags, md->version);
     ios_accum_free(acc);
