@@ -36,6 +36,7 @@ check: deps-check
 
 bench: build
 	scripts/bench.sh $(BUILD)/iosage
+	trace/bench/overhead.sh $(BUILD)
 
 fuzz: deps-check
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -35,5 +35,6 @@ int cli_exit_for(iosage_status st);
 int cli_is_help(const char *arg);
 
 int cmd_dump(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 #endif

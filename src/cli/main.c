@@ -20,6 +20,7 @@ struct command {
 
 static const struct command commands[] = {
     {"dump", cmd_dump, "print a log as darshan-parser does (--all, --dxt, ...)"},
+    {"gen", cmd_gen, "run a benchmark sweep under the tracer: labeled logs"},
 };
 
 static void print_help(FILE *out)

@@ -1,0 +1,328 @@
+/*
+ * output.c - turn the records of every process into one Darshan 3.41 log
+ * with the iosage writer: the job record (uid, times, nprocs, jobid,
+ * metadata, command line, mount table), one name per record id, and the
+ * records of each module in the runtime's order: rank 0's own records, then
+ * the shared (rank -1) records, then the other ranks' records (spec 8).
+ *
+ * Runs once, at exit or MPI_Finalize, with tracing switched off and the
+ * calling thread marked busy, so the log write itself is never traced.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "iosage/darshan.h"
+#include "trace.h"
+
+/* Record version written per layer (the newest: POSIX 4, MPI-IO 3, STDIO 2). */
+static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2};
+
+/* --- job data ------------------------------------------------------------- */
+
+/* The command line from /proc/self/cmdline, arguments joined by blanks, in
+ * out[size]. Empty when it cannot be read. */
+static void read_cmdline(char *out, size_t size)
+{
+    out[0] = '\0';
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, out, size - 1);
+    close(fd);
+    if (n <= 0)
+        return;
+    while (n > 0 && out[n - 1] == '\0')
+        n--;
+    for (ssize_t i = 0; i < n; i++)
+        if (out[i] == '\0' || out[i] == '\n')
+            out[i] = ' ';
+    out[n] = '\0';
+}
+
+/* Job id from the batch system, else the process id (spec 6.1). */
+static int64_t job_id(void)
+{
+    static const char *const vars[] = {"SLURM_JOB_ID", "PBS_JOBID", NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v >= '0' && *v <= '9')
+            return strtoll(v, NULL, 10);
+    }
+    return (int64_t)getpid();
+}
+
+/* Earliest start and latest end over the processes. */
+static void job_times(const struct trc_proc *procs, int n, struct iosage_job *job)
+{
+    for (int r = 0; r < n; r++) {
+        const struct trc_proc *p = &procs[r];
+        if (r == 0 || p->start_sec < job->start_time_sec ||
+            (p->start_sec == job->start_time_sec &&
+             p->start_nsec < job->start_time_nsec)) {
+            job->start_time_sec = p->start_sec;
+            job->start_time_nsec = p->start_nsec;
+        }
+        if (r == 0 || p->end_sec > job->end_time_sec ||
+            (p->end_sec == job->end_time_sec &&
+             p->end_nsec > job->end_time_nsec)) {
+            job->end_time_sec = p->end_sec;
+            job->end_time_nsec = p->end_nsec;
+        }
+    }
+}
+
+/* Fill the job record; mounts must hold room for every recorded mount. */
+static void build_job(const struct trc_proc *procs, int n, int nprocs,
+                      const char *cmdline, struct iosage_mount *mounts,
+                      struct iosage_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->uid = (int64_t)getuid();
+    job->nprocs = nprocs;
+    job->jobid = job_id();
+    job_times(procs, n, job);
+    snprintf(job->metadata, sizeof job->metadata,
+             "lib_ver=iosage-trace %s\n", IOSAGE_TRACE_VERSION);
+    job->exe = (char *)cmdline;
+    const struct trc_mount *m;
+    size_t nm = trc_mounts(&m);
+    for (size_t i = 0; i < nm; i++) {
+        mounts[i].point = m[i].point;
+        mounts[i].fs_type = m[i].type;
+    }
+    job->n_mounts = nm;
+    job->mounts = mounts;
+}
+
+/* --- log path ------------------------------------------------------------- */
+
+/* IOSAGE_LOG, else <IOSAGE_LOGDIR or .>/<exe basename>_id<jobid>_<pid>.darshan.
+ * suffix (e.g. ".rank3") is appended to IOSAGE_LOG when non-empty. */
+static void log_path(const char *cmdline, const char *suffix, char *out,
+                     size_t size)
+{
+    const char *fixed = getenv("IOSAGE_LOG");
+    if (fixed && *fixed) {
+        snprintf(out, size, "%s%s", fixed, suffix);
+        return;
+    }
+    const char *dir = getenv("IOSAGE_LOGDIR");
+    char exe[256];
+    size_t n = strcspn(cmdline, " ");
+    snprintf(exe, sizeof exe, "%.*s", (int)n, cmdline);
+    const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    if (!*base)
+        base = program_invocation_short_name;
+    snprintf(out, size, "%s/%s_id%lld_%d.darshan", dir && *dir ? dir : ".",
+             base, (long long)job_id(), (int)getpid());
+}
+
+/* --- records ---------------------------------------------------------------- */
+
+struct entry {
+    uint64_t id;
+    int proc;    /* index into procs */
+    size_t idx;  /* index into procs[proc].recs */
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/* Add one record and its name. 0 or -1. */
+static int add_pub(iosage_log *log, const struct trc_pub *p, iosage_error *err)
+{
+    iosage_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.module = trc_module_id(p->layer);
+    rec.version = layer_version[p->layer];
+    rec.id = p->id;
+    rec.rank = p->rank;
+    rec.n_counters = trc_layer_nc(p->layer);
+    rec.n_fcounters = trc_layer_nf(p->layer);
+    rec.counters = (int64_t *)p->c;
+    rec.fcounters = (double *)p->f;
+    if (iosage_log_add_name(log, p->id, p->name, err) != IOSAGE_OK ||
+        iosage_log_add_record(log, &rec, err) != IOSAGE_OK)
+        return -1;
+    return 0;
+}
+
+/* Reduce the shared group starting at e[0] (n entries, one per process). */
+static int add_shared(iosage_log *log, const struct trc_proc *procs,
+                      const struct entry *e, int n, iosage_error *err)
+{
+    const struct trc_pub **recs = calloc((size_t)n, sizeof *recs);
+    struct trc_pub out;
+    if (!recs)
+        return -1;
+    for (int k = 0; k < n; k++)
+        recs[k] = &procs[e[k].proc].recs[e[k].idx];
+    trc_reduce(recs, n, &out);
+    free(recs);
+    return add_pub(log, &out, err);
+}
+
+/*
+ * The records of one layer. When reduce is set, files every process has are
+ * combined; shared[p][i] marks the records that went into a reduction, and
+ * group0[i] gives, for process 0's record i, where its group starts in e[].
+ */
+static int add_layer(iosage_log *log, const struct trc_proc *procs, int n,
+                     int layer, int reduce, iosage_error *err)
+{
+    size_t total = 0, k = 0;
+    for (int p = 0; p < n; p++)
+        total += procs[p].n;
+    struct entry *e = calloc(total + 1, sizeof *e);
+    unsigned char **shared = calloc((size_t)n, sizeof *shared);
+    size_t *group0 = calloc(procs[0].n + 1, sizeof *group0);
+    int rc = -1;
+    if (!e || !shared || !group0)
+        goto out;
+    for (int p = 0; p < n; p++) {
+        if (!(shared[p] = calloc(procs[p].n + 1, 1)))
+            goto out;
+        for (size_t i = 0; i < procs[p].n; i++)
+            if (procs[p].recs[i].layer == layer)
+                e[k++] = (struct entry){procs[p].recs[i].id, p, i};
+    }
+    qsort(e, k, sizeof *e, entry_cmp);
+    for (size_t g = 0; g < k;) {
+        size_t end = g;
+        while (end < k && e[end].id == e[g].id)
+            end++;
+        if (reduce && end - g == (size_t)n && e[g].proc == 0 &&
+            e[end - 1].proc == n - 1) {
+            for (size_t j = g; j < end; j++)
+                shared[e[j].proc][e[j].idx] = 1;
+            group0[e[g].idx] = g;
+        }
+        g = end;
+    }
+    rc = 0;
+    for (int pass = 0; pass < 3 && rc == 0; pass++) {
+        /* pass 0: process 0's own, 1: shared, 2: the other processes' own */
+        for (int p = pass == 2 ? 1 : 0; p < (pass == 2 ? n : 1) && rc == 0; p++)
+            for (size_t i = 0; i < procs[p].n && rc == 0; i++) {
+                const struct trc_pub *rec = &procs[p].recs[i];
+                if (rec->layer != layer || shared[p][i] != (pass == 1))
+                    continue;
+                rc = pass == 1 ? add_shared(log, procs, &e[group0[i]], n, err)
+                               : add_pub(log, rec, err);
+            }
+    }
+out:
+    for (int p = 0; shared && p < n; p++)
+        free(shared[p]);
+    free(shared);
+    free(group0);
+    free(e);
+    return rc;
+}
+
+/* --- the write ---------------------------------------------------------------- */
+
+static int fail(iosage_log *log, const iosage_error *err, const char *what)
+{
+    char line[800];
+    trc_warn("%s: %s", what, iosage_error_line(err, line, sizeof line));
+    iosage_log_free(log);
+    return -1;
+}
+
+/* See trace.h. nprocs is the job's process count for the job record. */
+int trc_write_log(const struct trc_proc *procs, int n, int nprocs, int reduce,
+                  const char *suffix)
+{
+    static char cmdline[4096];
+    static char path[TRC_PATH_MAX];
+    iosage_error err;
+    memset(&err, 0, sizeof err);
+    iosage_log *log = iosage_log_create();
+    if (!log) {
+        trc_warn("cannot build the log: out of memory");
+        return -1;
+    }
+    const struct trc_mount *m;
+    struct iosage_mount *mounts = calloc(trc_mounts(&m) + 1, sizeof *mounts);
+    struct iosage_job job;
+    read_cmdline(cmdline, sizeof cmdline);
+    build_job(procs, n, nprocs, cmdline, mounts ? mounts : NULL, &job);
+    if (!mounts)
+        job.n_mounts = 0;
+    iosage_status st = iosage_log_set_job(log, &job, &err);
+    free(mounts);
+    if (st != IOSAGE_OK)
+        return fail(log, &err, "cannot build the log");
+    for (int l = 0; l < TRC_NLAYERS; l++) {
+        if (add_layer(log, procs, n, l, reduce && n > 1, &err) != 0)
+            return fail(log, &err, "cannot build the log");
+        for (int p = 0; p < n; p++)
+            if (procs[p].partial_mask & ((int64_t)1 << l))
+                iosage_log_set_partial(log, trc_module_id(l));
+    }
+    log_path(cmdline, suffix ? suffix : "", path, sizeof path);
+    if (iosage_log_write(log, path, &err) != IOSAGE_OK)
+        return fail(log, &err, "cannot write the log");
+    iosage_log_free(log);
+    return 0;
+}
+
+/* Rank and size of this process from the launcher's environment (a parallel
+ * job traced with the non-MPI library, or MPI never finalized). 1 when
+ * found with more than one process. */
+static int launcher_rank(int *rank, int *size)
+{
+    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                        "PMI_RANK", "SLURM_PROCID", NULL};
+    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                        "SLURM_NTASKS", NULL};
+    const char *r = NULL, *n = NULL;
+    for (int i = 0; ranks[i] && !r; i++)
+        r = getenv(ranks[i]);
+    for (int i = 0; sizes[i] && !n; i++)
+        n = getenv(sizes[i]);
+    if (!r || !n || *r < '0' || *r > '9' || *n < '0' || *n > '9')
+        return 0;
+    *rank = (int)strtol(r, NULL, 10);
+    *size = (int)strtol(n, NULL, 10);
+    return *size > 1 && *rank >= 0 && *rank < *size;
+}
+
+/* See trace.h. Each process of a parallel job that did not go through
+ * MPI_Finalize writes its own log; with IOSAGE_LOG it gets ".rank<r>". */
+void trc_write_local(void)
+{
+    atomic_store(&g_state, TRC_OFF);
+    int old = trc_lock();
+    g_written = 1;
+    int rank = g_rank, size = g_nprocs, parallel = g_mpi_started;
+    if (!parallel)
+        parallel = launcher_rank(&rank, &size);
+    struct timespec end;
+    clock_gettime(CLOCK_REALTIME, &end);
+    struct trc_buf b = {0};
+    trc_serialize_all(&b, parallel ? rank : 0, &end);
+    pthread_mutex_unlock(&g_lock); /* stay busy: the write is not traced */
+    struct trc_proc proc;
+    char suffix[32] = "";
+    if (parallel)
+        snprintf(suffix, sizeof suffix, ".rank%d", rank);
+    if (b.oom || trc_parse_proc(b.p, b.len, &proc) != 0) {
+        trc_warn("cannot build the log: out of memory");
+    } else {
+        trc_write_log(&proc, 1, parallel ? size : 1, 0, suffix);
+        free(proc.recs);
+    }
+    free(b.p);
+    tl_busy = old;
+}
