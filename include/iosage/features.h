@@ -1,0 +1,170 @@
+/*
+ * iosage/features.h - the feature vector of a job and its per-file table.
+ *
+ * Features. iosage_features_compute() turns a loaded log into
+ * IOSAGE_NUM_FEATURES floats with stable names (iosage_feature_name). The
+ * schema is versioned: a change of any name, order or formula bumps
+ * IOSAGE_FEATURE_SCHEMA_VERSION, and a model bundle records the version it
+ * was trained with. Every feature is scale-invariant by construction (a
+ * share, a ratio, a per-rank value or log10(1 + x) of one), so that jobs of a
+ * few ranks and of thousands of ranks land in the same ranges. Every value is
+ * finite for every log: a missing module or an empty denominator gives 0
+ * (documented per feature in docs/features.md, which gives each formula).
+ * No feature says where a log came from (module presence, executable,
+ * Darshan version): only how the job did its I/O.
+ *
+ * Counter value -1 ("not collected", older record versions) is read as
+ * "not available" and contributes nothing; it is never used as a number.
+ *
+ * File table. iosage_file_table_build() aggregates the records of a log per
+ * (file id, module) for the data layers POSIX, MPI-IO, STDIO and DFS, and
+ * sums up the job the way ../shared/darshan-logs/LABELING.md defines it (I/O
+ * time, data files, shared files, per-rank time). It feeds the features, the
+ * threshold rules and the evidence lines of the patterns.
+ *
+ * Ownership: the table owns its rows and their path strings; release it with
+ * iosage_file_table_free() (accepts NULL). It does not refer to the log after
+ * it is built. Nothing here prints.
+ */
+#ifndef IOSAGE_FEATURES_H
+#define IOSAGE_FEATURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iosage/darshan.h"
+#include "iosage/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- The per-file table ---------------------------------------------------- */
+
+/* Row flags. */
+enum iosage_file_flag {
+    IOSAGE_FILE_DATA = 1u << 0,    /* a data file: moves bytes, and is not a
+                                      stream or a system file */
+    IOSAGE_FILE_SHARED = 1u << 1,  /* data moved by at least two ranks */
+    IOSAGE_FILE_REDUCED = 1u << 2, /* has a rank -1 record (all ranks opened) */
+    IOSAGE_FILE_STREAM = 1u << 3,  /* <STDIN>, <STDOUT>, <STDERR> */
+    IOSAGE_FILE_SYSTEM = 1u << 4,  /* /proc, /sys, /dev, /etc, libraries,
+                                      Python/Java runtimes, caches */
+    IOSAGE_FILE_UNDER_MPIIO = 1u << 5, /* POSIX row of a file that also has an
+                                          MPI-IO row: its time is part of the
+                                          MPI-IO row's and not counted twice */
+    IOSAGE_FILE_COUNTED = 1u << 6  /* the row's time counts in the job's I/O
+                                      time (every row but UNDER_MPIIO ones) */
+};
+
+/* One (file id, module) aggregate. Counts are sums over the file's records
+ * (a rank -1 record already sums all ranks); -1 counters are skipped. */
+struct iosage_file_row {
+    uint64_t id;          /* record id */
+    const char *path;     /* name from the log, or "(<id>)" when unnamed */
+    int module;           /* IOSAGE_MOD_POSIX, _MPIIO, _STDIO or _DFS */
+    unsigned flags;       /* enum iosage_file_flag */
+    int64_t ranks;        /* ranks that opened it: nprocs when a rank -1
+                             record exists, else the distinct ranks seen */
+    int64_t records;      /* records aggregated */
+    int64_t bytes_read, bytes_written;
+    int64_t reads, writes;       /* data operations of this layer */
+    int64_t meta_ops;     /* opens, stats, seeks, syncs (layer-specific,
+                             see docs/features.md) */
+    int64_t opens;
+    int64_t syncs;        /* fsync + fdatasync (POSIX), MPI_File_sync */
+    int64_t small_reads, small_writes; /* requests under 1 MiB (exact 1 MiB
+                                          requests removed with the ACCESS
+                                          counters; STDIO: a lower bound) */
+    int64_t tiny_ops;     /* requests of at most 10 KiB (10,240 bytes: the
+                             histogram bound; STDIO: a lower bound) */
+    int64_t seq_ops, consec_ops; /* POSIX only; -1 for other layers */
+    int64_t coll_ops, indep_ops; /* MPI-IO only (split collectives count as
+                                    collective, nonblocking as independent) */
+    int64_t max_byte_read, max_byte_written; /* highest offsets, -1 unknown */
+    double read_time, write_time, meta_time; /* seconds, summed over ranks */
+    double io_time;       /* read + write + meta time of this row */
+    double file_time;     /* I/O time of the whole file as counted in the
+                             job (the MPI-IO row for MPI-IO files, plus
+                             STDIO): same value on every row of the file */
+    double slowest_rank_time; /* the slowest rank's time on this row: from
+                                 F_SLOWEST_RANK_TIME of rank -1 records, else
+                                 the largest per-rank record */
+    int64_t lustre_stripe_count; /* widest component, -1 when no LUSTRE data */
+    int peer;             /* index of the file's POSIX row (for an MPI-IO
+                             row) or MPI-IO row (for a POSIX row), or -1 */
+};
+
+/* Job-level sums, with the definitions of LABELING.md. */
+struct iosage_job_summary {
+    int64_t nprocs;        /* from the job record; when that is impossible
+                              (<= 0 or huge), 1 + the highest rank seen */
+    int nprocs_suspect;    /* 1 when the job record's nprocs was replaced */
+    double run_time;       /* seconds (parser formula; when not positive, the
+                              latest end timestamp of any record) */
+    double io_time;        /* sum of COUNTED rows' io_time */
+    double read_time, write_time, meta_time; /* the same split */
+    int64_t meta_ops;      /* sum of meta_ops over all rows */
+    int64_t data_files;    /* distinct ids with IOSAGE_FILE_DATA */
+    int64_t files;         /* distinct ids */
+    /* Per-rank estimates: a rank's own records plus its part of the rank -1
+     * records (the slowest rank of a rank -1 record gets its
+     * F_SLOWEST_RANK_TIME and SLOWEST_RANK_BYTES, every other rank an equal
+     * part of the rest). */
+    double rank_time_max;  /* the slowest rank's I/O time */
+    int64_t rank_time_max_rank;
+    double rank_time_mean; /* io_time / nprocs */
+    double rank_bytes_max;
+    int64_t rank_bytes_max_rank;
+    double rank_bytes_max_time; /* I/O time of the rank that moved most */
+    double rank_bytes_mean;
+    int64_t active_ranks;  /* ranks estimated to do any I/O */
+};
+
+typedef struct iosage_file_table {
+    size_t n_rows;
+    struct iosage_file_row *rows; /* sorted by io_time descending, then by
+                                     bytes, id, module */
+    struct iosage_job_summary job;
+    struct ios_ft_private *priv;  /* internal */
+} iosage_file_table;
+
+/* Build the table of log. On success *out is owned by the caller
+ * (iosage_file_table_free). Fails only on IOSAGE_E_NOMEM or IOSAGE_E_USAGE
+ * (NULL arguments); *out is NULL then and err says why. */
+IOSAGE_API iosage_status iosage_file_table_build(const iosage_log *log,
+                                                 iosage_file_table **out,
+                                                 iosage_error *err);
+IOSAGE_API void iosage_file_table_free(iosage_file_table *t);
+
+/* --- The feature vector ---------------------------------------------------- */
+
+#define IOSAGE_FEATURE_SCHEMA_VERSION 1
+#define IOSAGE_NUM_FEATURES 112
+
+/* Fill out[0 .. IOSAGE_NUM_FEATURES) for log. Every value is finite. Fails
+ * only on IOSAGE_E_NOMEM or IOSAGE_E_USAGE; out is then all zeros. */
+IOSAGE_API iosage_status iosage_features_compute(const iosage_log *log,
+                                                 float *out,
+                                                 iosage_error *err);
+
+/* The same from a table already built for log (no allocation). */
+IOSAGE_API iosage_status iosage_features_from_table(const iosage_log *log,
+                                                    const iosage_file_table *t,
+                                                    float *out,
+                                                    iosage_error *err);
+
+/* Stable name of feature i ("posix_small_write_share"), NULL out of range. */
+IOSAGE_API const char *iosage_feature_name(int i);
+
+/* One-line formula of feature i as docs/features.md gives it, NULL out of
+ * range. */
+IOSAGE_API const char *iosage_feature_formula(int i);
+
+/* Index of a feature by name, or -1. */
+IOSAGE_API int iosage_feature_index(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,513 @@
+/*
+ * src/features/file_table.c - one row per (file id, module) for the data
+ * layers, and the job sums of LABELING.md.
+ *
+ * Build order:
+ *   1. job basics: nprocs (sanitised) and run time;
+ *   2. refs: every POSIX, MPI-IO, STDIO and DFS record, sorted by
+ *      (id, module, rank); a run of equal (id, module) is one row;
+ *   3. rows: counters summed per row (aggregate_row);
+ *   4. per file id: MPI-IO/POSIX peers, which rows count in the job's I/O
+ *      time, the path class, data and shared flags, the file's time;
+ *   5. LUSTRE stripe counts; extras for the features (extras.c);
+ *      per-rank estimates (ranks.c);
+ *   6. job sums, then rows sorted by I/O time (peer indices remapped).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "features/internal.h"
+
+static const int table_modules[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
+                                    IOSAGE_MOD_STDIO, IOSAGE_MOD_DFS};
+#define N_TABLE_MODULES 4
+#define NPROCS_MAX 100000000 /* above this the job record is not believed */
+
+struct build {
+    const iosage_log *log;
+    iosage_file_table *t;
+    struct ios_ref *refs;
+    size_t n_refs;
+    size_t *row_start; /* n_rows + 1 */
+};
+
+static iosage_status fail(iosage_error *err, iosage_status code,
+                          const char *msg)
+{
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = code;
+        snprintf(err->where, sizeof err->where, "features");
+        snprintf(err->msg, sizeof err->msg, "%s", msg);
+    }
+    return code;
+}
+
+/* --- 1. job basics ------------------------------------------------------- */
+
+/* Latest end timestamp of any record of the table's modules. */
+static double latest_end(const iosage_log *log)
+{
+    double m = 0.0;
+    for (int k = 0; k < N_TABLE_MODULES; k++) {
+        const iosage_module_data *md = &log->modules[table_modules[k]];
+        const struct ios_layer *L = ios_layer_of(table_modules[k]);
+        for (size_t i = 0; i < md->n_records; i++)
+            for (int j = 0; j < 3; j++) {
+                double v = ios_fcnt(&md->records[i], L->end_ts[j]);
+                m = v > m ? v : m;
+            }
+    }
+    return m;
+}
+
+/* The run time as darshan-parser prints it (3.41: with nanoseconds; older:
+ * end - start + 1), or the latest end timestamp when that is not positive. */
+static double run_time(const iosage_log *log)
+{
+    const struct iosage_job *j = &log->job;
+    double rt;
+    if (log->header.ver_major > 3 ||
+        (log->header.ver_major == 3 && log->header.ver_minor >= 41))
+        rt = ((double)j->end_time_sec + (double)j->end_time_nsec / 1e9) -
+             ((double)j->start_time_sec + (double)j->start_time_nsec / 1e9);
+    else
+        rt = (double)j->end_time_sec - (double)j->start_time_sec + 1.0;
+    if (!(rt > 0.0) || !isfinite(rt) || rt > 1e9)
+        rt = latest_end(log);
+    return rt;
+}
+
+/* nprocs from the job record, or 1 + the highest rank seen when the record
+ * holds an impossible value; never below 1 + the highest rank seen. */
+static void job_nprocs(struct build *b)
+{
+    int64_t maxrank = -1;
+    for (size_t i = 0; i < b->n_refs; i++)
+        if (b->refs[i].rank > maxrank && b->refs[i].rank < NPROCS_MAX)
+            maxrank = b->refs[i].rank;
+    int64_t n = b->log->job.nprocs;
+    struct iosage_job_summary *js = &b->t->job;
+    if (n <= 0 || n > NPROCS_MAX) {
+        js->nprocs_suspect = 1;
+        n = maxrank + 1 > 1 ? maxrank + 1 : 1;
+    } else if (maxrank + 1 > n) {
+        js->nprocs_suspect = 1;
+        n = maxrank + 1;
+    }
+    js->nprocs = n;
+}
+
+/* --- 2. refs --------------------------------------------------------------- */
+
+static int cmp_ref(const void *pa, const void *pb)
+{
+    const struct ios_ref *a = pa, *b = pb;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    if (a->module != b->module)
+        return a->module < b->module ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return 0;
+}
+
+static int collect_refs(struct build *b)
+{
+    size_t n = 0;
+    for (int k = 0; k < N_TABLE_MODULES; k++)
+        n += b->log->modules[table_modules[k]].n_records;
+    b->refs = malloc((n ? n : 1) * sizeof *b->refs);
+    if (!b->refs)
+        return -1;
+    for (int k = 0; k < N_TABLE_MODULES; k++) {
+        const iosage_module_data *md = &b->log->modules[table_modules[k]];
+        for (size_t i = 0; i < md->n_records; i++) {
+            const iosage_record *r = &md->records[i];
+            if (!r->counters && r->n_counters > 0)
+                continue;
+            b->refs[b->n_refs++] = (struct ios_ref){
+                r->id, table_modules[k], r->rank, r};
+        }
+    }
+    qsort(b->refs, b->n_refs, sizeof *b->refs, cmp_ref);
+    return 0;
+}
+
+/* --- 3. rows ----------------------------------------------------------------- */
+
+static int64_t max_raw(int64_t cur, int64_t v)
+{
+    return v > cur ? v : cur;
+}
+
+static void add_counts(struct iosage_file_row *row, const struct ios_layer *L,
+                       const iosage_record *r)
+{
+    int64_t sr, sw, opens = 0, meta = 0, syncs = 0;
+    row->bytes_read = ios_sadd(row->bytes_read, ios_cnt(r, L->bytes_read));
+    row->bytes_written =
+        ios_sadd(row->bytes_written, ios_cnt(r, L->bytes_written));
+    row->reads = ios_sadd(row->reads, ios_rec_reads(L, r));
+    row->writes = ios_sadd(row->writes, ios_rec_writes(L, r));
+    for (int k = 0; k < 3; k++)
+        opens = ios_sadd(opens, ios_cnt(r, L->opens[k]));
+    for (int k = 0; k < 5; k++)
+        meta = ios_sadd(meta, ios_cnt(r, L->meta[k]));
+    for (int k = 0; k < 2; k++)
+        syncs = ios_sadd(syncs, ios_cnt(r, L->syncs[k]));
+    row->opens = ios_sadd(row->opens, opens);
+    row->syncs = ios_sadd(row->syncs, syncs);
+    row->meta_ops = ios_sadd(row->meta_ops, ios_sadd(opens, ios_sadd(meta, syncs)));
+    ios_rec_small(L, r, &sr, &sw);
+    row->small_reads = ios_sadd(row->small_reads, sr);
+    row->small_writes = ios_sadd(row->small_writes, sw);
+    row->tiny_ops = ios_sadd(row->tiny_ops, ios_rec_tiny(L, r));
+    if (L->seq_reads >= 0) {
+        row->seq_ops = ios_sadd(row->seq_ops, ios_sadd(ios_cnt(r, L->seq_reads),
+                                                       ios_cnt(r, L->seq_writes)));
+        row->consec_ops = ios_sadd(row->consec_ops,
+                                   ios_sadd(ios_cnt(r, L->consec_reads),
+                                            ios_cnt(r, L->consec_writes)));
+    }
+    if (L->module == IOSAGE_MOD_MPIIO) {
+        int64_t coll = ios_sadd(ios_sadd(ios_cnt(r, IOSAGE_MPIIO_COLL_READS),
+                                         ios_cnt(r, IOSAGE_MPIIO_COLL_WRITES)),
+                                ios_sadd(ios_cnt(r, IOSAGE_MPIIO_SPLIT_READS),
+                                         ios_cnt(r, IOSAGE_MPIIO_SPLIT_WRITES)));
+        int64_t all = ios_sadd(ios_rec_reads(L, r), ios_rec_writes(L, r));
+        row->coll_ops = ios_sadd(row->coll_ops, coll);
+        row->indep_ops = ios_sadd(row->indep_ops, all > coll ? all - coll : 0);
+    }
+    row->max_byte_read = max_raw(row->max_byte_read,
+                                 ios_cnt_raw(r, L->max_byte_read));
+    row->max_byte_written = max_raw(row->max_byte_written,
+                                    ios_cnt_raw(r, L->max_byte_written));
+}
+
+static void add_times(struct iosage_file_row *row, const struct ios_layer *L,
+                      const iosage_record *r, int64_t nprocs)
+{
+    double rt = ios_fcnt(r, L->read_time), wt = ios_fcnt(r, L->write_time);
+    double mt = ios_fcnt(r, L->meta_time);
+    row->read_time += rt;
+    row->write_time += wt;
+    row->meta_time += mt;
+    double slow = rt + wt + mt;
+    if (r->rank < 0) {
+        double st = ios_fcnt(r, L->slowest_time);
+        slow = st > 0.0 ? st : slow / (double)nprocs;
+    }
+    if (slow > row->slowest_rank_time)
+        row->slowest_rank_time = slow;
+}
+
+/* Does a rank -1 record show data moved by several ranks: its slowest rank
+ * moved under 90% of its bytes (or that count is not known)? */
+static int reduced_shared(const struct ios_layer *L, const iosage_record *r,
+                          int64_t nprocs)
+{
+    double bytes = (double)ios_cnt(r, L->bytes_read) +
+                   (double)ios_cnt(r, L->bytes_written);
+    if (nprocs < 2 || bytes <= 0.0)
+        return 0;
+    int64_t sb = ios_cnt_raw(r, L->slowest_bytes);
+    return sb < 0 || (double)sb < 0.9 * bytes;
+}
+
+/* Sum the records refs[from .. to) (one id and module) into row. */
+static void aggregate_row(struct build *b, struct iosage_file_row *row,
+                          size_t from, size_t to)
+{
+    const struct ios_layer *L = ios_layer_of(b->refs[from].module);
+    int64_t nprocs = b->t->job.nprocs, ranks = 0, movers = 0, prev = -2;
+    int reduced = 0, shared = 0;
+    memset(row, 0, sizeof *row);
+    row->id = b->refs[from].id;
+    row->module = b->refs[from].module;
+    row->seq_ops = row->consec_ops = L->seq_reads >= 0 ? 0 : -1;
+    row->max_byte_read = row->max_byte_written = -1;
+    row->lustre_stripe_count = -1;
+    row->peer = -1;
+    for (size_t i = from; i < to; i++) {
+        const iosage_record *r = b->refs[i].rec;
+        row->records++;
+        add_counts(row, L, r);
+        add_times(row, L, r, nprocs);
+        if (r->rank < 0) {
+            reduced = 1;
+            shared |= reduced_shared(L, r, nprocs);
+        } else if (r->rank != prev) {
+            ranks++;
+            prev = r->rank;
+            movers += ios_cnt(r, L->bytes_read) > 0 || ios_cnt(r, L->bytes_written) > 0;
+        }
+    }
+    row->ranks = reduced ? nprocs : ranks;
+    row->io_time = row->read_time + row->write_time + row->meta_time;
+    row->flags = (reduced ? IOSAGE_FILE_REDUCED : 0u) |
+                 (shared || movers >= 2 ? IOSAGE_FILE_SHARED : 0u);
+}
+
+static int same_row(const struct ios_ref *a, const struct ios_ref *b)
+{
+    return a->id == b->id && a->module == b->module;
+}
+
+static int build_rows(struct build *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->n_refs; i++)
+        n += i == 0 || !same_row(&b->refs[i - 1], &b->refs[i]);
+    b->t->rows = calloc(n ? n : 1, sizeof *b->t->rows);
+    b->row_start = malloc((n + 1) * sizeof *b->row_start);
+    if (!b->t->rows || !b->row_start)
+        return -1;
+    size_t k = 0, from = 0;
+    for (size_t i = 1; i <= b->n_refs; i++) {
+        if (i < b->n_refs && same_row(&b->refs[i], &b->refs[from]))
+            continue;
+        b->row_start[k] = from;
+        aggregate_row(b, &b->t->rows[k++], from, i);
+        from = i;
+    }
+    b->row_start[k] = b->n_refs;
+    b->t->n_rows = k;
+    return 0;
+}
+
+/* --- 4. per file id ------------------------------------------------------- */
+
+/* Rows [from, to) share one id (sorted by module: POSIX, MPI-IO, STDIO,
+ * DFS). */
+static void settle_file(struct build *b, size_t from, size_t to)
+{
+    struct iosage_file_row *rows = b->t->rows;
+    int posix = -1, mpiio = -1, moves = 0, shared = 0;
+    double ftime = 0.0;
+    unsigned cls = ios_classify_path(iosage_log_name(b->log, rows[from].id));
+    for (size_t i = from; i < to; i++) {
+        if (rows[i].module == IOSAGE_MOD_POSIX)
+            posix = (int)i;
+        if (rows[i].module == IOSAGE_MOD_MPIIO)
+            mpiio = (int)i;
+        moves |= rows[i].bytes_read > 0 || rows[i].bytes_written > 0;
+        shared |= (rows[i].flags & IOSAGE_FILE_SHARED) != 0;
+    }
+    if (posix >= 0 && mpiio >= 0) {
+        rows[posix].peer = mpiio;
+        rows[mpiio].peer = posix;
+        rows[posix].flags |= IOSAGE_FILE_UNDER_MPIIO;
+    }
+    for (size_t i = from; i < to; i++) {
+        if (!(rows[i].flags & IOSAGE_FILE_UNDER_MPIIO)) {
+            rows[i].flags |= IOSAGE_FILE_COUNTED;
+            ftime += rows[i].io_time;
+        }
+    }
+    for (size_t i = from; i < to; i++) {
+        rows[i].flags |= cls | (shared ? IOSAGE_FILE_SHARED : 0u);
+        if (!cls && moves)
+            rows[i].flags |= IOSAGE_FILE_DATA;
+        rows[i].file_time = ftime;
+    }
+}
+
+static void settle_files(struct build *b)
+{
+    size_t from = 0, n = b->t->n_rows;
+    for (size_t i = 1; i <= n; i++) {
+        if (i < n && b->t->rows[i].id == b->t->rows[from].id)
+            continue;
+        settle_file(b, from, i);
+        from = i;
+    }
+}
+
+/* --- 5. Lustre --------------------------------------------------------------- */
+
+/* First row with id (rows sorted by id), or n_rows. */
+static size_t find_id(const iosage_file_table *t, uint64_t id)
+{
+    size_t lo = 0, hi = t->n_rows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->rows[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void apply_lustre(struct build *b)
+{
+    const iosage_module_data *md = &b->log->modules[IOSAGE_MOD_LUSTRE];
+    for (size_t i = 0; i < md->n_records; i++) {
+        const iosage_record *r = &md->records[i];
+        if (r->x.lustre.num_comps < 1 || !r->x.lustre.comps)
+            continue;
+        int64_t width = 0;
+        for (int64_t c = 0; c < r->x.lustre.num_comps; c++)
+            if (r->x.lustre.comps[c].stripe_count > width)
+                width = r->x.lustre.comps[c].stripe_count;
+        if (width < 1)
+            continue;
+        for (size_t k = find_id(b->t, r->id);
+             k < b->t->n_rows && b->t->rows[k].id == r->id; k++)
+            if (b->t->rows[k].lustre_stripe_count < 0)
+                b->t->rows[k].lustre_stripe_count = width;
+    }
+}
+
+/* --- 6. paths, job sums, order ------------------------------------------- */
+
+static int set_paths(struct build *b)
+{
+    iosage_file_table *t = b->t;
+    size_t total = 1;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const char *nm = iosage_log_name(b->log, t->rows[i].id);
+        total += (nm && *nm ? strlen(nm) : 22) + 1;
+    }
+    char *p = malloc(total);
+    if (!p)
+        return -1;
+    t->priv->strings = p;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const char *nm = iosage_log_name(b->log, t->rows[i].id);
+        int w = nm && *nm ? snprintf(p, total, "%s", nm)
+                          : snprintf(p, total, "(%" PRIu64 ")", t->rows[i].id);
+        t->rows[i].path = p;
+        p += w + 1;
+        total -= (size_t)w + 1;
+    }
+    return 0;
+}
+
+static void job_sums(iosage_file_table *t)
+{
+    struct iosage_job_summary *js = &t->job;
+    uint64_t prev = 0;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *r = &t->rows[i];
+        if (i == 0 || r->id != prev) {
+            js->files++;
+            js->data_files += (r->flags & IOSAGE_FILE_DATA) != 0;
+            prev = r->id;
+        }
+        js->meta_ops = ios_sadd(js->meta_ops, r->meta_ops);
+        if (!(r->flags & IOSAGE_FILE_COUNTED))
+            continue;
+        js->io_time += r->io_time;
+        js->read_time += r->read_time;
+        js->write_time += r->write_time;
+        js->meta_time += r->meta_time;
+    }
+}
+
+struct sort_item {
+    struct iosage_file_row row;
+    size_t old; /* index before sorting */
+};
+
+static int cmp_row_time(const void *pa, const void *pb)
+{
+    const struct iosage_file_row *a = &((const struct sort_item *)pa)->row;
+    const struct iosage_file_row *b = &((const struct sort_item *)pb)->row;
+    if (a->io_time != b->io_time)
+        return a->io_time > b->io_time ? -1 : 1;
+    int64_t ba = ios_sadd(a->bytes_read, a->bytes_written);
+    int64_t bb = ios_sadd(b->bytes_read, b->bytes_written);
+    if (ba != bb)
+        return ba > bb ? -1 : 1;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->module < b->module ? -1 : (a->module > b->module);
+}
+
+/* Sort rows by time, and remap the peer indices to the new order. */
+static int sort_rows(iosage_file_table *t)
+{
+    size_t n = t->n_rows;
+    struct sort_item *items = malloc((n ? n : 1) * sizeof *items);
+    int *where = malloc((n ? n : 1) * sizeof *where);
+    if (!items || !where) {
+        free(items);
+        free(where);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        items[i] = (struct sort_item){t->rows[i], i};
+    qsort(items, n, sizeof *items, cmp_row_time);
+    for (size_t i = 0; i < n; i++) {
+        t->rows[i] = items[i].row;
+        where[items[i].old] = (int)i;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (t->rows[i].peer >= 0)
+            t->rows[i].peer = where[t->rows[i].peer];
+    free(items);
+    free(where);
+    return 0;
+}
+
+static int build(struct build *b)
+{
+    if (collect_refs(b) != 0)
+        return -1;
+    job_nprocs(b);
+    b->t->job.run_time = run_time(b->log);
+    if (build_rows(b) != 0)
+        return -1;
+    settle_files(b);
+    apply_lustre(b);
+    ios_ft_extras(b->t, b->refs, b->row_start, &b->t->priv->extra);
+    if (ios_ft_files(b->t) != 0)
+        return -1;
+    if (ios_ranks_estimate(b->t, b->refs, b->row_start) != 0)
+        return -1;
+    job_sums(b->t);
+    if (set_paths(b) != 0)
+        return -1;
+    return sort_rows(b->t);
+}
+
+iosage_status iosage_file_table_build(const iosage_log *log,
+                                      iosage_file_table **out,
+                                      iosage_error *err)
+{
+    if (!out)
+        return fail(err, IOSAGE_E_USAGE, "no output table");
+    *out = NULL;
+    if (!log)
+        return fail(err, IOSAGE_E_USAGE, "no log");
+    iosage_file_table *t = calloc(1, sizeof *t);
+    struct build b = {log, t, NULL, 0, NULL};
+    if (!t || !(t->priv = calloc(1, sizeof *t->priv))) {
+        free(t);
+        return fail(err, IOSAGE_E_NOMEM, "out of memory building the file table");
+    }
+    int rc = build(&b);
+    free(b.refs);
+    free(b.row_start);
+    if (rc != 0) {
+        iosage_file_table_free(t);
+        return fail(err, IOSAGE_E_NOMEM, "out of memory building the file table");
+    }
+    *out = t;
+    return IOSAGE_OK;
+}
+
+void iosage_file_table_free(iosage_file_table *t)
+{
+    if (!t)
+        return;
+    if (t->priv)
+        free(t->priv->strings);
+    free(t->priv);
+    free(t->rows);
+    free(t);
+}

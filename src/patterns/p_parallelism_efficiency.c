@@ -1,0 +1,112 @@
+/*
+ * src/patterns/p_parallelism_efficiency.c - unequal I/O across ranks.
+ *
+ * Rule (LABELING.md): nprocs > 1, and the slowest rank's I/O time is at
+ * least 2x the mean rank's while that rank spends at least 10% of the run
+ * in I/O; or the rank that moves the most bytes moves at least 2x the mean
+ * while it spends at least 10% of the run in I/O. Per-rank values are the
+ * table's estimates (own records plus a part of the shared records). "All
+ * I/O through rank 0" is included.
+ */
+#include <stdio.h>
+
+#include "patterns/internal.h"
+
+#define MIN_RATIO 2.0
+#define MIN_RUN_SHARE 0.10
+
+static const char *const key_features[] = {
+    "rank_time_imbalance", "rank_time_max_over_mean_log", "rank_bytes_imbalance",
+    "rank_bytes_max_over_mean_log", "shared_time_spread", "shared_time_cv_log",
+    "unique_rank_bytes_imbalance", "rank_active_share",
+    "job_io_time_share_slowest", NULL};
+
+static void rule(const iosage_log *log, const iosage_file_table *t,
+                 struct iosage_rule_verdict *v)
+{
+    (void)log;
+    const struct iosage_job_summary *j = &t->job;
+    double rt = ios_ratio(j->rank_time_max, j->rank_time_mean);
+    double rb = ios_ratio(j->rank_bytes_max, j->rank_bytes_mean);
+    double st = ios_share(j->rank_time_max, j->run_time);
+    double sb = ios_share(j->rank_bytes_max_time, j->run_time);
+    int by_time = rt >= MIN_RATIO && st >= MIN_RUN_SHARE;
+    int by_bytes = rb >= MIN_RATIO && sb >= MIN_RUN_SHARE;
+    char p1[16], p2[16];
+    v->value = rt > rb ? rt : rb;
+    v->detected = j->nprocs > 1 && (by_time || by_bytes);
+    ios_reason(v, "nprocs %lld; slowest rank %.2fx mean I/O time (%s of run); "
+               "max-bytes rank %.2fx mean bytes (%s of run) (needs > 1 rank, "
+               ">= 2x and >= 10%% of run)",
+               (long long)j->nprocs, rt, ios_fmt_pct(p1, sizeof p1, st), rb,
+               ios_fmt_pct(p2, sizeof p2, sb));
+}
+
+static const char *rank_name(char *buf, size_t size, int64_t rank)
+{
+    if (rank < 0)
+        snprintf(buf, size, "every rank");
+    else
+        snprintf(buf, size, "rank %lld", (long long)rank);
+    return buf;
+}
+
+/* The rank -1 row of a data file with the largest slowest-rank time over
+ * its mean rank time. */
+static int most_uneven_shared(const iosage_file_table *t, double *ratio)
+{
+    int best = -1;
+    *ratio = 0.0;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *r = &t->rows[i];
+        if (!(r->flags & IOSAGE_FILE_DATA) || !ios_row_top(r) ||
+            !(r->flags & IOSAGE_FILE_REDUCED) || r->ranks < 2)
+            continue;
+        double q = ios_ratio(r->slowest_rank_time, r->io_time / (double)r->ranks);
+        if (q > *ratio && ios_material_share(t, r->io_time, 0) >= IOS_MATERIAL) {
+            *ratio = q;
+            best = (int)i;
+        }
+    }
+    return best;
+}
+
+static void evidence(const iosage_log *log, const iosage_file_table *t,
+                     struct iosage_evidence *ev)
+{
+    (void)log;
+    const struct iosage_job_summary *j = &t->job;
+    char rk[32], s1[32], s2[32], p[16], b1[32], b2[32], lab[200];
+    double q;
+    ios_ev_add(ev, "%s: %s of I/O, %.1fx the mean rank's %s, %s of the run",
+               rank_name(rk, sizeof rk, j->rank_time_max_rank),
+               ios_fmt_secs(s1, sizeof s1, j->rank_time_max),
+               ios_ratio(j->rank_time_max, j->rank_time_mean),
+               ios_fmt_secs(s2, sizeof s2, j->rank_time_mean),
+               ios_fmt_pct(p, sizeof p, ios_share(j->rank_time_max, j->run_time)));
+    ios_ev_add(ev, "%s moved %s, %.1fx the mean rank's %s",
+               rank_name(rk, sizeof rk, j->rank_bytes_max_rank),
+               ios_fmt_bytes(b1, sizeof b1, j->rank_bytes_max),
+               ios_ratio(j->rank_bytes_max, j->rank_bytes_mean),
+               ios_fmt_bytes(b2, sizeof b2, j->rank_bytes_mean));
+    int k = most_uneven_shared(t, &q);
+    if (k >= 0)
+        ios_ev_add(ev, "%s: slowest rank %s, %.1fx its mean rank",
+                   ios_file_label(lab, sizeof lab, &t->rows[k]),
+                   ios_fmt_secs(s1, sizeof s1, t->rows[k].slowest_rank_time), q);
+}
+
+const struct iosage_pattern ios_pattern_parallelism_efficiency = {
+    .id = "parallelism_efficiency",
+    .name = "Rank imbalance",
+    .behaviour = "Some ranks spend much more time in I/O, or move many more "
+                 "bytes, than the others, so the rest of the job waits for "
+                 "them.",
+    .change = "Spread the I/O across ranks, or use collective I/O with "
+              "aggregators instead of funnelling the data through one rank.",
+    .not_applicable = "One rank owns the data by design (configuration "
+                      "input, log output).",
+    .key_features = key_features,
+    .evidence = evidence,
+    .rule = rule,
+};

@@ -1,0 +1,795 @@
+/*
+ * tests/unit/test_features.c - the feature schema, the per-file table and
+ * the feature values.
+ *
+ * Groups:
+ *   - schema: count, unique snake_case names, lookups, formulas, and every
+ *     name documented in docs/features.md;
+ *   - path classes (data file, stream, system file);
+ *   - synthetic logs built in memory with known counters: exact feature
+ *     values, the exact-1-MiB correction, -1 counters, absent modules,
+ *     garbage counters, the file table (order, peers, flags, names, Lustre);
+ *   - scale invariance: the same per-rank behaviour on 4 and 64 ranks;
+ *   - every readable shared log: every feature finite.
+ * Tests that need the shared logs skip (exit 77) when they are absent.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "example_log.h"
+#include "features/internal.h"
+#include "iosage/counters.h"
+#include "iosage/darshan.h"
+#include "iosage/features.h"
+#include "testutil.h"
+
+#define MIB 1048576
+
+/* --- building logs ----------------------------------------------------------- */
+
+/* A log of nprocs ranks and run time run_s seconds (format 3.41). */
+static iosage_log *new_log(int64_t nprocs, double run_s)
+{
+    iosage_log *log = iosage_log_create();
+    assert_non_null(log);
+    struct iosage_job job;
+    memset(&job, 0, sizeof job);
+    job.nprocs = nprocs;
+    job.jobid = 7;
+    job.start_time_sec = 1700000000;
+    job.end_time_sec = 1700000000 + (int64_t)run_s;
+    job.end_time_nsec = (int64_t)((run_s - floor(run_s)) * 1e9);
+    snprintf(job.metadata, sizeof job.metadata, "lib_ver=3.4.7\n");
+    job.exe = "/bin/test-app";
+    iosage_error err;
+    assert_int_equal(iosage_log_set_job(log, &job, &err), IOSAGE_OK);
+    return log;
+}
+
+/* A zeroed record in the newest layout of module. */
+static iosage_record *rec_new(int module, const char *name, int64_t rank)
+{
+    iosage_record *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->module = module;
+    r->id = iosage_darshan_hash(name, strlen(name));
+    r->rank = rank;
+    r->n_counters = iosage_counter_count(module);
+    r->n_fcounters = iosage_fcounter_count(module);
+    r->counters = calloc((size_t)r->n_counters + 1, sizeof *r->counters);
+    r->fcounters = calloc((size_t)r->n_fcounters + 1, sizeof *r->fcounters);
+    assert_non_null(r->counters);
+    assert_non_null(r->fcounters);
+    return r;
+}
+
+/* Add r (and its name, unless name is NULL) to log, then free r. */
+static void rec_add(iosage_log *log, iosage_record *r, const char *name)
+{
+    iosage_error err;
+    if (name)
+        assert_int_equal(iosage_log_add_name(log, r->id, name, &err), IOSAGE_OK);
+    assert_int_equal(iosage_log_add_record(log, r, &err), IOSAGE_OK);
+    free(r->counters);
+    free(r->fcounters);
+    free(r);
+}
+
+static void feats(const iosage_log *log, float *f)
+{
+    iosage_error err;
+    assert_int_equal(iosage_features_compute(log, f, &err), IOSAGE_OK);
+    for (int i = 0; i < IOSAGE_NUM_FEATURES; i++)
+        assert_true(isfinite(f[i]));
+}
+
+static float fv(const float *f, const char *name)
+{
+    int i = iosage_feature_index(name);
+    if (i < 0)
+        fail_msg("no feature %s", name);
+    return f[i];
+}
+
+#define assert_feat(f, name, want) \
+    assert_float_equal(fv((f), (name)), (want), 1e-5)
+
+/* --- schema ------------------------------------------------------------------ */
+
+static void test_schema(void **state)
+{
+    (void)state;
+    assert_true(IOSAGE_FEATURE_SCHEMA_VERSION >= 1);
+    assert_true(IOSAGE_NUM_FEATURES >= 60 && IOSAGE_NUM_FEATURES <= 120);
+    for (int i = 0; i < IOSAGE_NUM_FEATURES; i++) {
+        const char *n = iosage_feature_name(i);
+        assert_non_null(n);
+        assert_non_null(iosage_feature_formula(i));
+        assert_true(strlen(iosage_feature_formula(i)) > 5);
+        assert_int_equal(iosage_feature_index(n), i);
+        for (const char *p = n; *p; p++)
+            assert_true((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_');
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(n, iosage_feature_name(j));
+    }
+    assert_null(iosage_feature_name(-1));
+    assert_null(iosage_feature_name(IOSAGE_NUM_FEATURES));
+    assert_null(iosage_feature_formula(IOSAGE_NUM_FEATURES));
+    assert_int_equal(iosage_feature_index("no_such_feature"), -1);
+    assert_int_equal(iosage_feature_index(NULL), -1);
+}
+
+/* Every feature name appears as `name` in docs/features.md. */
+static void test_docs_list_every_feature(void **state)
+{
+    (void)state;
+    char path[1024];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/../../docs/features.md", IOSAGE_TEST_DATA);
+    char *doc = (char *)tu_read_file(path, &len);
+    assert_non_null(doc);
+    char *z = realloc(doc, len + 1);
+    assert_non_null(z);
+    doc = z;
+    doc[len] = '\0';
+    for (int i = 0; i < IOSAGE_NUM_FEATURES; i++) {
+        char quoted[128];
+        snprintf(quoted, sizeof quoted, "`%s` | %s |", iosage_feature_name(i),
+                 iosage_feature_formula(i));
+        if (!strstr(doc, quoted))
+            fail_msg("docs/features.md lacks or has another formula for %s",
+                     iosage_feature_name(i));
+    }
+    free(doc);
+}
+
+/* --- path classes ------------------------------------------------------------ */
+
+static void test_classify(void **state)
+{
+    (void)state;
+    assert_int_equal(ios_classify_path("<STDOUT>"), IOSAGE_FILE_STREAM);
+    assert_int_equal(ios_classify_path("<STDIN>"), IOSAGE_FILE_STREAM);
+    const char *sys[] = {"/proc/self/maps", "/etc/hosts", "/usr/lib64/libc.so.6",
+                         "/home/a/venv/lib/python3.9/site-packages/x/y.py",
+                         "/opt/x/libfoo.so", "/opt/x/libfoo.so.1.2",
+                         "/home/a/.cache/pip/x", "/tmp/ompi.n1.100/jf.0/1/sm",
+                         "/a/b/__pycache__/m.cpython-39.pyc", NULL};
+    for (int i = 0; sys[i]; i++)
+        assert_int_equal(ios_classify_path(sys[i]), IOSAGE_FILE_SYSTEM);
+    const char *data[] = {"/lus/scratch/out.h5", "/home/a/run/rsl.out.0001",
+                          "/gpfs/x/so.dat", "/data/a.sonic", "(12345)", NULL};
+    for (int i = 0; data[i]; i++)
+        assert_int_equal(ios_classify_path(data[i]), 0);
+    assert_int_equal(ios_classify_path(NULL), 0);
+}
+
+/* --- a hand-made job with known values -------------------------------------- */
+
+/*
+ * 4 ranks, run 10 s. out.dat: shared POSIX rank -1 record, 400 writes of
+ * 4 KiB (1K_10K bin) and 100 reads of 2 MiB (1M_4M), 300 consecutive and
+ * 400 sequential writes; 8 opens, 4 stats, 8 seeks; write 6 s, read 2 s,
+ * meta 2 s; slowest rank 3 s. log.txt: STDIO on rank 0, 10 writes of 100
+ * bytes, 0.5 s write time.
+ */
+static iosage_log *known_log(void)
+{
+    iosage_log *log = new_log(4, 10.0);
+    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/lus/out.dat", -1);
+    int64_t *c = r->counters;
+    double *f = r->fcounters;
+    c[IOSAGE_POSIX_OPENS] = 8;
+    c[IOSAGE_POSIX_STATS] = 4;
+    c[IOSAGE_POSIX_SEEKS] = 8;
+    c[IOSAGE_POSIX_WRITES] = 400;
+    c[IOSAGE_POSIX_READS] = 100;
+    c[IOSAGE_POSIX_BYTES_WRITTEN] = 400 * 4096;
+    c[IOSAGE_POSIX_BYTES_READ] = 100 * 2 * MIB;
+    c[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = 400 * 4096 - 1;
+    c[IOSAGE_POSIX_MAX_BYTE_READ] = 400 * 4096 - 1;
+    c[IOSAGE_POSIX_SIZE_WRITE_1K_10K] = 400;
+    c[IOSAGE_POSIX_SIZE_READ_1M_4M] = 100;
+    c[IOSAGE_POSIX_CONSEC_WRITES] = 300;
+    c[IOSAGE_POSIX_SEQ_WRITES] = 400;
+    c[IOSAGE_POSIX_SEQ_READS] = 50;
+    c[IOSAGE_POSIX_SLOWEST_RANK] = 2;
+    c[IOSAGE_POSIX_SLOWEST_RANK_BYTES] = (400 * 4096 + 100 * 2 * MIB) / 4;
+    c[IOSAGE_POSIX_FASTEST_RANK] = 1;
+    c[IOSAGE_POSIX_FASTEST_RANK_BYTES] = (400 * 4096 + 100 * 2 * MIB) / 4;
+    f[IOSAGE_POSIX_F_WRITE_TIME] = 6.0;
+    f[IOSAGE_POSIX_F_READ_TIME] = 2.0;
+    f[IOSAGE_POSIX_F_META_TIME] = 2.0;
+    f[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 3.0;
+    f[IOSAGE_POSIX_F_FASTEST_RANK_TIME] = 2.0;
+    rec_add(log, r, "/lus/out.dat");
+    r = rec_new(IOSAGE_MOD_STDIO, "/home/log.txt", 0);
+    r->counters[IOSAGE_STDIO_OPENS] = 1;
+    r->counters[IOSAGE_STDIO_WRITES] = 10;
+    r->counters[IOSAGE_STDIO_BYTES_WRITTEN] = 1000;
+    r->counters[IOSAGE_STDIO_MAX_BYTE_WRITTEN] = 999;
+    r->fcounters[IOSAGE_STDIO_F_WRITE_TIME] = 0.5;
+    rec_add(log, r, "/home/log.txt");
+    return log;
+}
+
+static void test_known_values(void **state)
+{
+    (void)state;
+    iosage_log *log = known_log();
+    float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    double T = 10.5, bytes = 400.0 * 4096 + 100.0 * 2 * MIB;
+    assert_feat(f, "job_io_time_share_mean", T / 40.0);
+    /* slowest rank: 3 s of out.dat plus 0.5 s of log.txt (rank 0 has
+     * (10 - 3) / 3 of out.dat + 0.5 = 2.83 s) */
+    assert_feat(f, "job_io_time_share_slowest", 0.3);
+    assert_feat(f, "job_read_byte_share", 100.0 * 2 * MIB / (bytes + 1000));
+    assert_feat(f, "job_read_op_share", 100.0 / 510.0);
+    assert_feat(f, "job_write_time_share", 6.5 / T);
+    assert_feat(f, "job_meta_time_share", 2.0 / T);
+    assert_feat(f, "job_small_op_share", 410.0 / 510.0);
+    assert_feat(f, "posix_write_1k_10k_share", 1.0);
+    assert_feat(f, "posix_read_1m_4m_share", 1.0);
+    assert_feat(f, "posix_read_0_100_share", 0.0);
+    assert_feat(f, "posix_small_write_share", 1.0);
+    assert_feat(f, "posix_small_read_share", 0.0);
+    assert_feat(f, "posix_tiny_op_share", 400.0 / 500.0);
+    assert_feat(f, "posix_write_size_log", log10(1.0 + 4096.0));
+    assert_feat(f, "posix_consec_write_share", 0.75);
+    assert_feat(f, "posix_seq_write_share", 1.0);
+    assert_feat(f, "posix_seq_read_share", 0.5);
+    assert_feat(f, "posix_nonseq_op_share", 50.0 / 500.0);
+    assert_feat(f, "stdio_op_share", 10.0 / 510.0);
+    assert_feat(f, "stdio_small_op_share", 1.0);
+    assert_feat(f, "stdio_time_share", 0.5 / T);
+    /* metadata ops: 8 opens + 4 stats + 8 seeks + 1 STDIO open = 21 */
+    assert_feat(f, "meta_ops_per_rank_log", log10(1.0 + 21.0 / 4.0));
+    assert_feat(f, "meta_ops_per_data_op_log", log10(1.0 + 21.0 / 510.0));
+    assert_feat(f, "meta_stats_per_open_log", log10(1.0 + 4.0 / 8.0));
+    assert_feat(f, "file_per_rank_log", log10(1.0 + 2.0 / 4.0));
+    /* file shares weigh each file by its ranks: out.dat 4, log.txt 1 */
+    assert_feat(f, "file_shared_share", 0.8);
+    assert_feat(f, "file_shared_time_share", 10.0 / T);
+    assert_feat(f, "file_unique_per_rank_log", log10(1.0 + 1.0 / 4.0));
+    assert_feat(f, "file_write_only_share", 0.2);
+    assert_feat(f, "file_read_write_share", 0.8);
+    assert_feat(f, "file_nondata_share", 0.0);
+    assert_feat(f, "shared_time_spread", 1.0 / 3.0);
+    assert_feat(f, "shared_bytes_spread", 0.0);
+    assert_feat(f, "rank_active_share", 1.0);
+    /* per-rank times: rank 2 = 3, rank 0 = 7/3 + 0.5, ranks 1, 3 = 7/3 */
+    assert_feat(f, "rank_time_imbalance", 1.0 - (T / 4.0) / 3.0);
+    assert_feat(f, "mpiio_op_share", 0.0);
+    assert_feat(f, "mpiio_coll_op_share", 0.0);
+    assert_feat(f, "lustre_stripe_count_log", 0.0);
+    /* out.dat: 200 MiB read from a 1.5625 MiB extent by 4 ranks */
+    assert_feat(f, "posix_reread_byte_share", 1.0);
+    assert_feat(f, "posix_reread_ratio_log", log10(1.0 + 200.0 / (1.5625 * 4)));
+    assert_feat(f, "meta_opens_per_file_rank_log", log10(1.0 + 9.0 / 5.0));
+    iosage_log_free(log);
+}
+
+static void test_known_table(void **state)
+{
+    (void)state;
+    iosage_log *log = known_log();
+    iosage_file_table *t = NULL;
+    iosage_error err;
+    assert_int_equal(iosage_file_table_build(log, &t, &err), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 2);
+    const struct iosage_file_row *r = &t->rows[0];
+    assert_string_equal(r->path, "/lus/out.dat");
+    assert_int_equal(r->module, IOSAGE_MOD_POSIX);
+    assert_int_equal(r->ranks, 4);
+    assert_true(r->flags & IOSAGE_FILE_SHARED);
+    assert_true(r->flags & IOSAGE_FILE_REDUCED);
+    assert_true(r->flags & IOSAGE_FILE_DATA);
+    assert_true(r->flags & IOSAGE_FILE_COUNTED);
+    assert_int_equal(r->small_writes, 400);
+    assert_int_equal(r->small_reads, 0);
+    assert_int_equal(r->meta_ops, 20);
+    assert_int_equal(r->seq_ops, 450);
+    assert_int_equal(r->consec_ops, 300);
+    assert_float_equal(r->io_time, 10.0, 1e-9);
+    assert_float_equal(r->slowest_rank_time, 3.0, 1e-9);
+    assert_int_equal(r->lustre_stripe_count, -1);
+    assert_int_equal(r->peer, -1);
+    r = &t->rows[1];
+    assert_int_equal(r->module, IOSAGE_MOD_STDIO);
+    assert_int_equal(r->ranks, 1);
+    assert_false(r->flags & IOSAGE_FILE_SHARED);
+    assert_int_equal(r->seq_ops, -1);
+    const struct iosage_job_summary *j = &t->job;
+    assert_int_equal(j->nprocs, 4);
+    assert_float_equal(j->run_time, 10.0, 1e-9);
+    assert_float_equal(j->io_time, 10.5, 1e-9);
+    assert_int_equal(j->files, 2);
+    assert_int_equal(j->data_files, 2);
+    assert_int_equal(j->meta_ops, 21);
+    assert_float_equal(j->rank_time_max, 3.0, 1e-9);
+    assert_int_equal(j->rank_time_max_rank, 2);
+    iosage_file_table_free(t);
+    iosage_file_table_free(NULL);
+    iosage_log_free(log);
+}
+
+/* The demo log: MPI-IO over POSIX on one shared file, STDIO on rank 0. */
+static void test_example_log(void **state)
+{
+    (void)state;
+    iosage_error err;
+    iosage_log *log = example_build_log(&err);
+    assert_non_null(log);
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, &err), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 3);
+    int mpiio = -1, posix = -1;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        if (t->rows[i].module == IOSAGE_MOD_MPIIO)
+            mpiio = (int)i;
+        if (t->rows[i].module == IOSAGE_MOD_POSIX)
+            posix = (int)i;
+    }
+    assert_true(mpiio >= 0 && posix >= 0);
+    assert_int_equal(t->rows[mpiio].peer, posix);
+    assert_int_equal(t->rows[posix].peer, mpiio);
+    assert_true(t->rows[posix].flags & IOSAGE_FILE_UNDER_MPIIO);
+    assert_false(t->rows[posix].flags & IOSAGE_FILE_COUNTED);
+    assert_int_equal(t->rows[mpiio].indep_ops, 8192);
+    assert_int_equal(t->rows[mpiio].coll_ops, 0);
+    /* I/O time: MPI-IO 6.91 + 2.04 + 0.35, STDIO 0.0015 */
+    assert_float_equal(t->job.io_time, 9.3015, 1e-9);
+    for (size_t i = 1; i < t->n_rows; i++)
+        assert_true(t->rows[i - 1].io_time >= t->rows[i].io_time);
+    float f[IOSAGE_NUM_FEATURES];
+    assert_int_equal(iosage_features_from_table(log, t, f, &err), IOSAGE_OK);
+    assert_feat(f, "mpiio_op_share", 8192.0 / (8192.0 + 64.0));
+    assert_feat(f, "mpiio_coll_op_share", 0.0);
+    assert_feat(f, "mpiio_write_10k_share", 1.0);
+    assert_feat(f, "mpiio_posix_ops_per_op_log", log10(2.0));
+    assert_feat(f, "file_indep_shared_time_share", 9.3 / 9.3015);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
+/* 1 MiB requests sit in the 100K_1M bin; ACCESS counters take them out. */
+static void test_exact_mib_not_small(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(1, 5.0);
+    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/d/a", 0);
+    r->counters[IOSAGE_POSIX_WRITES] = 100;
+    r->counters[IOSAGE_POSIX_READS] = 50;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 100LL * MIB;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 50LL * MIB;
+    r->counters[IOSAGE_POSIX_SIZE_WRITE_100K_1M] = 100;
+    r->counters[IOSAGE_POSIX_SIZE_READ_100K_1M] = 50;
+    r->counters[IOSAGE_POSIX_ACCESS1_ACCESS] = MIB;
+    r->counters[IOSAGE_POSIX_ACCESS1_COUNT] = 150;
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 1.0;
+    rec_add(log, r, "/d/a");
+    r = rec_new(IOSAGE_MOD_POSIX, "/d/b", 0);
+    r->counters[IOSAGE_POSIX_WRITES] = 100;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 100LL * 1000000;
+    r->counters[IOSAGE_POSIX_SIZE_WRITE_100K_1M] = 100;
+    r->counters[IOSAGE_POSIX_ACCESS1_ACCESS] = 1000000;
+    r->counters[IOSAGE_POSIX_ACCESS1_COUNT] = 100;
+    rec_add(log, r, "/d/b");
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *row = &t->rows[i];
+        if (!strcmp(row->path, "/d/a")) {
+            assert_int_equal(row->small_writes, 0);
+            assert_int_equal(row->small_reads, 0);
+        } else {
+            assert_int_equal(row->small_writes, 100);
+        }
+    }
+    float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    assert_feat(f, "posix_small_write_share", 0.5);
+    assert_feat(f, "posix_access_top1_share", 1.0);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
+/* -1 counters (older record versions) are "not available", not values. */
+static void test_minus_one_counters(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(2, 5.0);
+    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/d/old", -1);
+    for (int i = 0; i < r->n_counters; i++)
+        r->counters[i] = -1;
+    for (int i = 0; i < r->n_fcounters; i++)
+        r->fcounters[i] = -1.0;
+    r->counters[IOSAGE_POSIX_READS] = 10;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 10 * 4096;
+    r->counters[IOSAGE_POSIX_SIZE_READ_1K_10K] = 10;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 1.0;
+    rec_add(log, r, "/d/old");
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    const struct iosage_file_row *row = &t->rows[0];
+    assert_int_equal(row->reads, 10);
+    assert_int_equal(row->writes, 0);
+    assert_int_equal(row->meta_ops, 0);
+    assert_int_equal(row->seq_ops, 0);
+    assert_int_equal(row->max_byte_read, -1);
+    assert_float_equal(row->io_time, 1.0, 1e-12);
+    /* SLOWEST_RANK_BYTES is -1: sharing is assumed for a rank -1 record */
+    assert_true(row->flags & IOSAGE_FILE_SHARED);
+    float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    assert_feat(f, "posix_read_1k_10k_share", 1.0);
+    assert_feat(f, "posix_reread_ratio_log", 0.0);
+    assert_feat(f, "shared_time_cv_log", 0.0);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
+/* No modules at all, and impossible job values: finite defaults. */
+static void test_empty_and_odd_jobs(void **state)
+{
+    (void)state;
+    int64_t nprocs[] = {1, 0, -5, 4427712942739450220LL};
+    double runs[] = {10.0, 0.0, -3.0, 1e12};
+    for (int k = 0; k < 4; k++) {
+        iosage_log *log = new_log(nprocs[k], runs[k]);
+        float f[IOSAGE_NUM_FEATURES];
+        feats(log, f);
+        for (int i = 0; i < IOSAGE_NUM_FEATURES; i++)
+            assert_float_equal(f[i], 0.0, 0.0);
+        iosage_file_table *t = NULL;
+        assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+        assert_int_equal(t->n_rows, 0);
+        assert_true(t->job.nprocs >= 1);
+        iosage_file_table_free(t);
+        iosage_log_free(log);
+    }
+}
+
+/* Only an H5F and an H5D record (no data layer): all features 0. */
+static void test_only_hdf5(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(4, 10.0);
+    iosage_record *r = rec_new(IOSAGE_MOD_H5F, "/d/x.h5", -1);
+    r->counters[IOSAGE_H5F_OPENS] = 4;
+    r->fcounters[IOSAGE_H5F_F_META_TIME] = 1.0;
+    rec_add(log, r, "/d/x.h5");
+    float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    for (int i = 0; i < IOSAGE_NUM_FEATURES; i++)
+        assert_float_equal(f[i], 0.0, 0.0);
+    iosage_log_free(log);
+}
+
+/* Garbage counters (modified runtimes): no overflow, finite values. */
+static void test_garbage_counters(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(3, 5.0);
+    int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO, IOSAGE_MOD_DFS};
+    for (int m = 0; m < 4; m++)
+        for (int64_t rank = -1; rank < 3; rank++) {
+            iosage_record *r = rec_new(mods[m], "/d/garbage", rank);
+            for (int i = 0; i < r->n_counters; i++)
+                r->counters[i] = (i % 3) ? INT64_MAX : INT64_MAX - i;
+            for (int i = 0; i < r->n_fcounters; i++)
+                r->fcounters[i] = (i % 2) ? 1e300 : NAN;
+            rec_add(log, r, rank < 0 ? "/d/garbage" : NULL);
+        }
+    float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    iosage_log_free(log);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    float f[IOSAGE_NUM_FEATURES];
+    iosage_error err;
+    f[0] = 1.0f;
+    assert_int_equal(iosage_features_compute(NULL, f, &err), IOSAGE_E_USAGE);
+    assert_int_equal(err.code, IOSAGE_E_USAGE);
+    assert_float_equal(f[0], 0.0, 0.0);
+    iosage_file_table *t = (iosage_file_table *)&err;
+    assert_int_equal(iosage_file_table_build(NULL, &t, NULL), IOSAGE_E_USAGE);
+    assert_null(t);
+    assert_int_equal(iosage_features_from_table(NULL, NULL, f, NULL), IOSAGE_E_USAGE);
+}
+
+/* An unnamed record gets "(<id>)"; LUSTRE widths reach every row of a
+ * file; system files and streams are not data files. */
+static void test_table_names_lustre_classes(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(2, 5.0);
+    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/lus/big", -1);
+    r->counters[IOSAGE_POSIX_WRITES] = 2;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 2 * MIB;
+    rec_add(log, r, "/lus/big");
+    r = rec_new(IOSAGE_MOD_POSIX, "unnamed", 1);
+    r->counters[IOSAGE_POSIX_READS] = 1;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 10;
+    uint64_t unnamed = r->id;
+    rec_add(log, r, NULL);
+    r = rec_new(IOSAGE_MOD_POSIX, "/usr/lib64/libm.so.6", 0);
+    r->counters[IOSAGE_POSIX_READS] = 1;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 100;
+    rec_add(log, r, "/usr/lib64/libm.so.6");
+    struct iosage_lustre_comp comps[2] = {{MIB, 1, 0, 0, 0, 4 * MIB, 0, ""},
+                                          {MIB, 8, 0, 0, 4 * MIB, -1, 0, ""}};
+    int64_t osts[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    iosage_record lu;
+    memset(&lu, 0, sizeof lu);
+    lu.module = IOSAGE_MOD_LUSTRE;
+    lu.id = iosage_darshan_hash("/lus/big", 8);
+    lu.rank = -1;
+    lu.x.lustre.num_comps = 2;
+    lu.x.lustre.num_stripes = 9;
+    lu.x.lustre.comps = comps;
+    lu.x.lustre.ost_ids = osts;
+    iosage_error err;
+    assert_int_equal(iosage_log_add_record(log, &lu, &err), IOSAGE_OK);
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 3);
+    int seen = 0;
+    char want[32];
+    snprintf(want, sizeof want, "(%llu)", (unsigned long long)unnamed);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *row = &t->rows[i];
+        if (!strcmp(row->path, "/lus/big")) {
+            assert_int_equal(row->lustre_stripe_count, 8);
+            assert_true(row->flags & IOSAGE_FILE_DATA);
+            seen |= 1;
+        } else if (!strcmp(row->path, want)) {
+            assert_true(row->flags & IOSAGE_FILE_DATA);
+            assert_int_equal(row->lustre_stripe_count, -1);
+            seen |= 2;
+        } else {
+            assert_string_equal(row->path, "/usr/lib64/libm.so.6");
+            assert_true(row->flags & IOSAGE_FILE_SYSTEM);
+            assert_false(row->flags & IOSAGE_FILE_DATA);
+            seen |= 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    assert_int_equal(t->job.data_files, 2);
+    float f[IOSAGE_NUM_FEATURES];
+    assert_int_equal(iosage_features_from_table(log, t, f, NULL), IOSAGE_OK);
+    assert_feat(f, "lustre_stripe_count_log", log10(9.0));
+    assert_feat(f, "lustre_mib_per_ost_log", log10(1.0 + 2.0 / 8.0));
+    assert_feat(f, "file_nondata_share", 1.0 / 4.0); /* big counts twice */
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
+/* --- scale invariance -------------------------------------------------------- */
+
+/*
+ * The same per-rank behaviour on nprocs ranks: every rank reads 1 MiB of a
+ * shared input in 256 reads of 4 KiB (one rank -1 record, as Darshan
+ * reduces it), writes 64 MiB to its own file in 1 MiB writes, and writes a
+ * shared checkpoint through collective MPI-IO (16 calls of 4 MiB per rank;
+ * the POSIX level sees 4 aggregators' worth of 16 MiB writes in total).
+ * Rank 0 also writes a small text log through STDIO. Times per rank are
+ * fixed, so every scale-invariant feature must not move with nprocs.
+ */
+static void add_shared_input(iosage_log *log, int64_t n)
+{
+    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/lus/in.dat", -1);
+    int64_t *c = r->counters;
+    c[IOSAGE_POSIX_OPENS] = n;
+    c[IOSAGE_POSIX_READS] = 256 * n;
+    c[IOSAGE_POSIX_BYTES_READ] = (int64_t)MIB * n;
+    c[IOSAGE_POSIX_MAX_BYTE_READ] = MIB - 1;
+    c[IOSAGE_POSIX_SIZE_READ_1K_10K] = 256 * n;
+    c[IOSAGE_POSIX_CONSEC_READS] = 255 * n;
+    c[IOSAGE_POSIX_SEQ_READS] = 255 * n;
+    c[IOSAGE_POSIX_ACCESS1_ACCESS] = 4096;
+    c[IOSAGE_POSIX_ACCESS1_COUNT] = 256 * n;
+    c[IOSAGE_POSIX_SLOWEST_RANK] = 0;
+    c[IOSAGE_POSIX_SLOWEST_RANK_BYTES] = MIB;
+    c[IOSAGE_POSIX_FASTEST_RANK] = 1;
+    c[IOSAGE_POSIX_FASTEST_RANK_BYTES] = MIB;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.2 * (double)n;
+    r->fcounters[IOSAGE_POSIX_F_META_TIME] = 0.05 * (double)n;
+    r->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.3;
+    r->fcounters[IOSAGE_POSIX_F_FASTEST_RANK_TIME] = 0.2;
+    r->fcounters[IOSAGE_POSIX_F_VARIANCE_RANK_TIME] = 0.0004;
+    rec_add(log, r, "/lus/in.dat");
+}
+
+static void add_private_output(iosage_log *log, int64_t rank)
+{
+    char name[64];
+    snprintf(name, sizeof name, "/lus/out.%05lld", (long long)rank);
+    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, name, rank);
+    int64_t *c = r->counters;
+    c[IOSAGE_POSIX_OPENS] = 1;
+    c[IOSAGE_POSIX_STATS] = 1;
+    c[IOSAGE_POSIX_WRITES] = 64;
+    c[IOSAGE_POSIX_BYTES_WRITTEN] = 64LL * MIB;
+    c[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = 64LL * MIB - 1;
+    c[IOSAGE_POSIX_SIZE_WRITE_100K_1M] = 64;
+    c[IOSAGE_POSIX_ACCESS1_ACCESS] = MIB;
+    c[IOSAGE_POSIX_ACCESS1_COUNT] = 64;
+    c[IOSAGE_POSIX_CONSEC_WRITES] = 63;
+    c[IOSAGE_POSIX_SEQ_WRITES] = 63;
+    c[IOSAGE_POSIX_FSYNCS] = 1;
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 1.0;
+    r->fcounters[IOSAGE_POSIX_F_META_TIME] = 0.01;
+    rec_add(log, r, name);
+}
+
+static void add_checkpoint(iosage_log *log, int64_t n)
+{
+    iosage_record *r = rec_new(IOSAGE_MOD_MPIIO, "/lus/ckpt", -1);
+    int64_t *c = r->counters;
+    c[IOSAGE_MPIIO_COLL_OPENS] = n;
+    c[IOSAGE_MPIIO_COLL_WRITES] = 16 * n;
+    c[IOSAGE_MPIIO_VIEWS] = n;
+    c[IOSAGE_MPIIO_BYTES_WRITTEN] = 64LL * MIB * n;
+    c[IOSAGE_MPIIO_SIZE_WRITE_AGG_1M_4M] = 16 * n;
+    c[IOSAGE_MPIIO_ACCESS1_ACCESS] = 4 * MIB;
+    c[IOSAGE_MPIIO_ACCESS1_COUNT] = 16 * n;
+    c[IOSAGE_MPIIO_SLOWEST_RANK] = 3;
+    c[IOSAGE_MPIIO_SLOWEST_RANK_BYTES] = 64LL * MIB;
+    c[IOSAGE_MPIIO_FASTEST_RANK] = 2;
+    c[IOSAGE_MPIIO_FASTEST_RANK_BYTES] = 64LL * MIB;
+    r->fcounters[IOSAGE_MPIIO_F_WRITE_TIME] = 2.0 * (double)n;
+    r->fcounters[IOSAGE_MPIIO_F_META_TIME] = 0.1 * (double)n;
+    r->fcounters[IOSAGE_MPIIO_F_SLOWEST_RANK_TIME] = 2.2;
+    r->fcounters[IOSAGE_MPIIO_F_FASTEST_RANK_TIME] = 2.0;
+    r->fcounters[IOSAGE_MPIIO_F_VARIANCE_RANK_TIME] = 0.0025;
+    rec_add(log, r, "/lus/ckpt");
+    r = rec_new(IOSAGE_MOD_POSIX, "/lus/ckpt", -1);
+    c = r->counters;
+    c[IOSAGE_POSIX_OPENS] = n;
+    c[IOSAGE_POSIX_WRITES] = 4 * n;
+    c[IOSAGE_POSIX_BYTES_WRITTEN] = 64LL * MIB * n;
+    c[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = 64LL * MIB * n - 1;
+    c[IOSAGE_POSIX_SIZE_WRITE_10M_100M] = 4 * n;
+    c[IOSAGE_POSIX_CONSEC_WRITES] = 4 * n;
+    c[IOSAGE_POSIX_SEQ_WRITES] = 4 * n;
+    c[IOSAGE_POSIX_SLOWEST_RANK] = 3;
+    c[IOSAGE_POSIX_SLOWEST_RANK_BYTES] = 64LL * MIB;
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 1.8 * (double)n;
+    r->fcounters[IOSAGE_POSIX_F_META_TIME] = 0.05 * (double)n;
+    r->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 2.0;
+    rec_add(log, r, "/lus/ckpt");
+}
+
+static iosage_log *scaled_job(int64_t n)
+{
+    iosage_log *log = new_log(n, 20.0);
+    add_shared_input(log, n);
+    add_checkpoint(log, n);
+    for (int64_t rank = 0; rank < n; rank++)
+        add_private_output(log, rank);
+    return log;
+}
+
+static void test_scale_invariance(void **state)
+{
+    (void)state;
+    iosage_log *small = scaled_job(4), *large = scaled_job(64);
+    float a[IOSAGE_NUM_FEATURES], b[IOSAGE_NUM_FEATURES];
+    feats(small, a);
+    feats(large, b);
+    int bad = 0, nonzero = 0;
+    for (int i = 0; i < IOSAGE_NUM_FEATURES; i++) {
+        nonzero += a[i] != 0.0f;
+        /* the slowest rank's part of a rank -1 record moves by O(1/n):
+         * allow 0.05. file_per_rank_log counts files, and the 2 shared
+         * files among n private ones are 2/n of a file per rank: allow
+         * 0.1 (log10(1 + 6/4) vs log10(1 + 66/64)). */
+        float tol = i == iosage_feature_index("file_per_rank_log") ? 0.1f : 0.05f;
+        if (fabsf(a[i] - b[i]) > tol) {
+            print_message("not scale-invariant: %s %g (4 ranks) vs %g (64)\n",
+                          iosage_feature_name(i), (double)a[i], (double)b[i]);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+    assert_true(nonzero >= 40); /* the job exercises most of the features */
+    iosage_log_free(small);
+    iosage_log_free(large);
+}
+
+/* --- real logs ----------------------------------------------------------------- */
+
+static void test_shared_logs_finite(void **state)
+{
+    (void)state;
+    const char *dir = tu_shared_logs();
+    if (!dir)
+        skip();
+    char **list = tu_list_logs(dir);
+    assert_non_null(list);
+    int loaded = 0;
+    for (char **p = list; *p; p++) {
+        iosage_log *log = NULL;
+        iosage_error err;
+        if (iosage_log_load(*p, IOSAGE_READ_DEFAULT, &log, &err) != IOSAGE_OK)
+            continue;
+        float f[IOSAGE_NUM_FEATURES];
+        assert_int_equal(iosage_features_compute(log, f, &err), IOSAGE_OK);
+        for (int i = 0; i < IOSAGE_NUM_FEATURES; i++)
+            if (!isfinite(f[i]) || f[i] < -20.0f || f[i] > 20.0f)
+                fail_msg("%s: %s = %g", *p, iosage_feature_name(i), (double)f[i]);
+        loaded++;
+        iosage_log_free(log);
+    }
+    tu_free_list(list);
+    assert_true(loaded >= 50);
+}
+
+/* A few values of real logs, checked against LABELS.tsv's evidence. */
+static void test_shared_log_values(void **state)
+{
+    (void)state;
+    const char *dir = tu_shared_logs();
+    if (!dir)
+        skip();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aroraish_wrf.exe_id2135019_12-3-45527-"
+             "5597752660095964326_5076852.darshan", dir);
+    iosage_log *log = NULL;
+    if (iosage_log_load(path, 0, &log, NULL) != IOSAGE_OK)
+        skip();
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->job.nprocs, 224);
+    assert_float_equal(t->job.run_time, 61.0, 1e-9);
+    assert_float_equal(t->job.io_time, 5.37, 0.01);          /* "I/O 5.37s" */
+    assert_int_equal(t->job.data_files, 237);                 /* "237 data files" */
+    assert_true(t->job.meta_ops > 13350 && t->job.meta_ops < 13450); /* "13.4k" */
+    assert_float_equal(t->job.rank_time_max / t->job.run_time, 0.053, 0.001);
+    float f[IOSAGE_NUM_FEATURES];
+    assert_int_equal(iosage_features_from_table(log, t, f, NULL), IOSAGE_OK);
+    assert_float_equal(fv(f, "job_meta_time_share"), 0.34, 0.005); /* "34%" */
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_schema),
+        cmocka_unit_test(test_docs_list_every_feature),
+        cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_known_values),
+        cmocka_unit_test(test_known_table),
+        cmocka_unit_test(test_example_log),
+        cmocka_unit_test(test_exact_mib_not_small),
+        cmocka_unit_test(test_minus_one_counters),
+        cmocka_unit_test(test_empty_and_odd_jobs),
+        cmocka_unit_test(test_only_hdf5),
+        cmocka_unit_test(test_garbage_counters),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_table_names_lustre_classes),
+        cmocka_unit_test(test_scale_invariance),
+        cmocka_unit_test(test_shared_logs_finite),
+        cmocka_unit_test(test_shared_log_values),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (failed == 0 && !tu_shared_logs()) {
+        fprintf(stderr, "test_features: shared logs not found; real-log tests "
+                        "skipped\n");
+        return 77;
+    }
+    return failed;
+}
