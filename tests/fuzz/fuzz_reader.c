@@ -1,6 +1,7 @@
 /*
  * tests/fuzz/fuzz_reader.c - libFuzzer target: any bytes given to the reader
- * end in an error or in data; the data then survives dump and write.
+ * end in an error or in data; the data then survives dump, write, the
+ * feature computation and the rules.
  *
  * Built two ways:
  *   - with clang -fsanitize=fuzzer (make fuzz): libFuzzer drives it;
@@ -13,6 +14,8 @@
 
 #include "iosage/darshan.h"
 #include "iosage/dump.h"
+#include "iosage/features.h"
+#include "iosage/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,6 +37,12 @@ static void load_and_write(const uint8_t *data, size_t size, int flags)
     size_t out_len = 0;
     if (iosage_log_write_mem(log, &out, &out_len, &err) == IOSAGE_OK)
         free(out);
+    if (flags == IOSAGE_READ_DEFAULT) {
+        float features[IOSAGE_NUM_FEATURES];
+        struct iosage_rule_result rules;
+        iosage_features_compute(log, features, &err);
+        iosage_rules_eval(log, NULL, &rules);
+    }
     iosage_log_free(log);
 }
 
