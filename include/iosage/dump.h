@@ -36,6 +36,11 @@ struct iosage_dump_result {
     int partial_modules;   /* partial modules printed with a warning */
     int skipped_modules;   /* unknown ids / no handler */
     char first_problem[300]; /* one line describing the first problem, "" */
+    /* Read completely, but doubtful: a region that is not a whole number of
+     * records, records naming a rank outside 0..nprocs-1 (logs of modified
+     * or pre-release runtimes). The values are printed as stored. */
+    int doubtful_modules;
+    char first_doubt[300];   /* one line describing the first doubt, "" */
 };
 
 /* darshan-parser text. Returns IOSAGE_OK when the log was read to its end

@@ -4,7 +4,9 @@
  *
  * Unlike darshan-parser, a log that cannot be read completely never exits 0:
  * what could be read is printed, then one line on stderr says what could not
- * be read, and the exit status is 3.
+ * be read, and the exit status is 3. A log read completely whose content is
+ * doubtful (not a whole number of records, ranks outside the job) prints as
+ * stored, with one warning line on stderr, and exits 0.
  */
 #include <stdio.h>
 #include <string.h>
@@ -122,6 +124,8 @@ int cmd_dump(int argc, char **argv)
         cli_print_error(&err);
         return cli_exit_for(st);
     }
+    if (res.doubtful_modules && !res.module_errors && !res.partial_stop)
+        fprintf(stderr, "iosage: %s: warning: %s\n", o.path, res.first_doubt);
     if (res.module_errors || res.partial_stop) {
         fprintf(stderr, "iosage: %s: %s\n", o.path,
                 res.first_problem[0] ? res.first_problem

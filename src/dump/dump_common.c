@@ -320,3 +320,36 @@ void ios_dump_failed(FILE *diag, struct iosage_dump_result *res,
     else
         ios_dump_problem(res, "%s module: %s", md->name, md->err.msg);
 }
+
+/* Note in res what makes module md doubtful although it was read: bytes
+ * after the last whole record, or records whose rank is outside the job. */
+void ios_dump_check_module(const iosage_module_data *md, int64_t nprocs,
+                           struct iosage_dump_result *res)
+{
+    size_t bad_rank = 0;
+    int64_t example = 0;
+    for (size_t i = 0; nprocs > 0 && i < md->n_records; i++) {
+        int64_t rank = md->records[i].rank;
+        if (rank < -1 || rank >= nprocs) {
+            if (!bad_rank)
+                example = rank;
+            bad_rank++;
+        }
+    }
+    if (!md->trailing_bytes && !bad_rank)
+        return;
+    res->doubtful_modules++;
+    if (res->first_doubt[0])
+        return;
+    if (md->trailing_bytes)
+        snprintf(res->first_doubt, sizeof res->first_doubt,
+                 "%s module: %llu bytes after the last whole record (a "
+                 "modified or pre-release Darshan runtime?); values may be "
+                 "wrong",
+                 md->name, (unsigned long long)md->trailing_bytes);
+    else
+        snprintf(res->first_doubt, sizeof res->first_doubt,
+                 "%s module: %zu records name a rank outside the job (e.g. "
+                 "%lld, nprocs %lld); their values may be wrong",
+                 md->name, bad_rank, (long long)example, (long long)nprocs);
+}

@@ -370,6 +370,7 @@ static int dxt_module(struct dxt_ctx *c, const iosage_module_data *md)
         return 1;
     for (size_t i = 0; i < md->n_records; i++)
         dxt_record(c, &md->records[i], posix);
+    ios_dump_check_module(md, c->job->nprocs, c->res);
     if (md->status != IOSAGE_OK)
         ios_dump_failed(c->diag, c->res, md);
     return 0;

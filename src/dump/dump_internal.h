@@ -116,6 +116,8 @@ int ios_dump_partial(ios_out *o, FILE *diag, struct iosage_dump_result *res,
                      const iosage_module_data *md, int show, int dxt);
 void ios_dump_failed(FILE *diag, struct iosage_dump_result *res,
                      const iosage_module_data *md);
+void ios_dump_check_module(const iosage_module_data *md, int64_t nprocs,
+                           struct iosage_dump_result *res);
 void ios_dump_problem(struct iosage_dump_result *res, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

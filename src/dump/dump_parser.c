@@ -575,6 +575,7 @@ static int module_records(struct parser_ctx *c, const iosage_module_data *md)
             return -1;
         }
     }
+    ios_dump_check_module(md, c->job->nprocs, c->res);
     if (md->status != IOSAGE_OK)
         ios_dump_failed(c->diag, c->res, md);
     else if (acc)

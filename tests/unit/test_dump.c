@@ -445,6 +445,38 @@ static void test_empty(void **state)
     iosage_log_free(log);
 }
 
+/* A record naming a rank outside the job is printed as stored, and the
+ * result says the module is doubtful (the CLI then warns on stderr). */
+static void test_doubtful_rank(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(2);
+    struct rec_buf b;
+    add_name(log, "/scratch/a.dat");
+    rec_init(&b, IOSAGE_MOD_POSIX, id_of("/scratch/a.dat"), 1);
+    set_c(&b, "POSIX_WRITES", 3);
+    add(log, &b);
+    struct dump_out d;
+    run_dump(log, 0, IOSAGE_DUMP_BASE, &d);
+    assert_int_equal(d.res.doubtful_modules, 0);
+    assert_string_equal(d.res.first_doubt, "");
+    dump_free(&d);
+
+    rec_init(&b, IOSAGE_MOD_POSIX, id_of("/scratch/a.dat"), 9);
+    set_c(&b, "POSIX_WRITES", 5);
+    add(log, &b);
+    run_dump(log, 0, IOSAGE_DUMP_BASE, &d);
+    assert_int_equal(d.st, IOSAGE_OK);
+    assert_int_equal(d.res.module_errors, 0);
+    assert_int_equal(d.res.doubtful_modules, 1);
+    assert_non_null(strstr(d.res.first_doubt, "POSIX module: 1 records name a "
+                                              "rank outside the job (e.g. 9, "
+                                              "nprocs 2)"));
+    has(d.out, "POSIX\t9\t");
+    dump_free(&d);
+    iosage_log_free(log);
+}
+
 /* --- summaries ---------------------------------------------------------------- */
 
 static void add_two_files(iosage_log *log)
@@ -607,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_apmpi),
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_doubtful_rank),
         cmocka_unit_test(test_summaries),
         cmocka_unit_test(test_dxt_lustre),
     };
