@@ -5,6 +5,7 @@
 #   make check      build with ASan+UBSan and run every test
 #   make bench      time reading and dumping the shared log corpus
 #   make fuzz       run the libFuzzer reader target (FUZZ_SECONDS, default 60)
+#   make dataset    regenerate data/bench-runs from bench/sweeps/default.sweep
 #   make deps       install the Debian packages the build needs
 #   make install    PREFIX=/usr/local by default
 
@@ -15,7 +16,7 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build demo check bench fuzz deps deps-check install clean
+.PHONY: all build demo check bench fuzz dataset deps deps-check install clean
 
 all: build
 
@@ -40,6 +41,15 @@ bench: build
 
 fuzz: deps-check
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The labeled training runs: every configuration of the sweep under the
+# tracer (a second gen pass retries runs that failed), then the label check.
+DATASET ?= data/bench-runs
+SWEEP ?= bench/sweeps/default.sweep
+dataset: build
+	rm -rf $(DATASET)
+	./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 || ./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2
+	scripts/check-labels.sh -b $(BUILD)/iosage $(DATASET)
 
 deps:
 	scripts/install-deps

@@ -34,7 +34,11 @@ int cli_exit_for(iosage_status st);
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
 
+int cmd_detect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+int cmd_label(int argc, char **argv);
 
 #endif

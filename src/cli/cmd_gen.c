@@ -76,6 +76,11 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
             gen_help();
             *done = 1;
             return CLI_OK;
+        } else if (strncmp(s, "-j", 2) == 0 && s[2]) { /* -j2, as make */
+            a->o.jobs = (int)int_arg(s + 2);
+            if (a->o.jobs < 0)
+                return cli_usage_error("gen", "gen: -j takes a positive "
+                                       "number, got '%s'", s + 2);
         } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
             a->o.quiet = 1;
         } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||

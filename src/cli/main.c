@@ -19,8 +19,12 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"detect", cmd_detect, "which I/O bottleneck patterns each log has (JSON lines)"},
     {"dump", cmd_dump, "print a log as darshan-parser does (--all, --dxt, ...)"},
+    {"eval", cmd_eval, "score a model bundle on a dataset split (F1, Hamming loss)"},
     {"gen", cmd_gen, "run a benchmark sweep under the tracer: labeled logs"},
+    {"train", cmd_train, "train the gate and pattern models: a model bundle"},
+    {"label", cmd_label, "apply the LABELING.md criteria: one TSV line per log"},
 };
 
 static void print_help(FILE *out)

@@ -274,13 +274,20 @@ static void progress(const struct gen_summary *s, int todo, double t0)
 
 /* --- The sweep ----------------------------------------------------------------- */
 
+/* mkdir -p dir, then dir/logs. */
 static int make_dirs(const char *dir)
 {
-    char logs[4096];
-    snprintf(logs, sizeof logs, "%s/logs", dir);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return -1;
-    if (mkdir(logs, 0755) != 0 && errno != EEXIST)
+    char path[4096];
+    snprintf(path, sizeof path, "%s/logs", dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
         return -1;
     return 0;
 }

@@ -1,0 +1,180 @@
+/*
+ * src/cli/cmd_detect.c - `iosage detect [--model DIR] LOG...`: one JSON
+ * line per log with the gate, every pattern's score and verdict, and the
+ * top SHAP features of each detected pattern.
+ *
+ * The model is the bundle given with --model, else the one built into the
+ * binary (models/default at build time). A log that cannot be read gives
+ * {"file": ..., "error": ...} and the others still run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "iosage/darshan.h"
+#include "iosage/model.h"
+#include "model/embedded.h"
+
+#define MAX_EMBEDDED_FILES 64
+
+static void detect_help(void)
+{
+    fputs("Usage: iosage detect [--model DIR] [--no-shap] [--threads N] LOG...\n"
+          "\n"
+          "Decide which I/O bottleneck patterns each Darshan LOG has, and print\n"
+          "one JSON line per log:\n"
+          "  {\"file\": ..., \"healthy\": {\"score\": ..., \"detected\": ...},\n"
+          "   \"patterns\": {\"<id>\": {\"score\": ..., \"detected\": ...,\n"
+          "                           \"shap\": [{\"feature\", \"value\",\n"
+          "                                     \"contribution\"}, ...]}, ...}}\n"
+          "for every pattern. A pattern is detected only when the gate (some\n"
+          "pattern or healthy) and the pattern's own model both clear their\n"
+          "thresholds; the job is healthy when no pattern is detected, and\n"
+          "healthy.score is the gate's probability of healthy. \"shap\" lists up\n"
+          "to 5 features that moved a detected pattern's score most (TreeSHAP,\n"
+          "in log-odds). A log that cannot be read gives {\"file\": ...,\n"
+          "\"error\": ...}.\n"
+          "\n"
+          "  --model DIR   the model bundle (default: the one built into iosage)\n"
+          "  --no-shap     leave out the SHAP lists (faster)\n"
+          "  --threads N   XGBoost threads (default 1, 0: all cores)\n"
+          "  -h, --help    show this help\n"
+          "\n"
+          "Exit status: 0 every log was read, 2 usage error, 3 a log or the\n"
+          "bundle could not be read, 4 internal error.\n",
+          stdout);
+}
+
+struct detect_args {
+    const char *model_dir;
+    int shap;
+    int threads;
+    int n_logs;
+    char **logs;
+};
+
+static int parse_detect_args(int argc, char **argv, struct detect_args *a,
+                             int *done)
+{
+    *done = 0;
+    a->shap = 1;
+    a->threads = 1;
+    char **dst = argv + 1; /* logs are collected in place, at the front */
+    for (int i = 1; i < argc; i++) {
+        char *s = argv[i];
+        if (cli_is_help(s)) {
+            detect_help();
+            *done = 1;
+            return CLI_OK;
+        } else if (strcmp(s, "--no-shap") == 0) {
+            a->shap = 0;
+        } else if (strcmp(s, "--model") == 0 || strcmp(s, "--threads") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("detect", "detect: %s needs a value", s);
+            char *val = argv[++i], *end;
+            if (s[2] == 'm') {
+                a->model_dir = val;
+                continue;
+            }
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || v < 0 || v > 4096)
+                return cli_usage_error("detect", "detect: --threads takes a "
+                                       "whole number, got '%s'", val);
+            a->threads = (int)v;
+        } else if (s[0] == '-' && s[1]) {
+            return cli_usage_error("detect", "detect: unknown option '%s'", s);
+        } else {
+            *dst++ = s;
+        }
+    }
+    a->logs = argv + 1;
+    a->n_logs = (int)(dst - (argv + 1));
+    if (a->n_logs == 0)
+        return cli_usage_error("detect", "detect: no LOG given");
+    return CLI_OK;
+}
+
+/* The bundle of --model, else the embedded one; prints why on failure. */
+static int open_model(const struct detect_args *a, iosage_model **m)
+{
+    iosage_error err;
+    iosage_status st;
+    if (a->model_dir) {
+        st = iosage_model_load(a->model_dir, m, &err);
+    } else {
+        struct iosage_model_file files[MAX_EMBEDDED_FILES];
+        size_t n = ios_embedded_model(files, MAX_EMBEDDED_FILES);
+        if (n == 0) {
+            fputs("iosage: no model bundle: train one with `iosage train`, or "
+                  "pass --model DIR\n", stderr);
+            return CLI_BADINPUT;
+        }
+        if (n > MAX_EMBEDDED_FILES) {
+            fprintf(stderr, "iosage: the embedded model bundle has %zu files, "
+                    "more than the %d iosage reads\n", n, MAX_EMBEDDED_FILES);
+            return CLI_INTERNAL;
+        }
+        st = iosage_model_load_mem(files, n, "embedded model bundle", m, &err);
+    }
+    if (st == IOSAGE_OK)
+        st = iosage_model_set_threads(*m, a->threads, &err);
+    if (st != IOSAGE_OK) {
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    return CLI_OK;
+}
+
+/* One log: its JSON line on stdout. Returns the status of reading it. */
+static iosage_status detect_one(const iosage_model *m, const char *path,
+                                int shap)
+{
+    float x[IOSAGE_NUM_FEATURES];
+    iosage_error err;
+    iosage_log *log = NULL;
+    iosage_status st = iosage_log_load(path, 0, &log, &err);
+    if (st == IOSAGE_OK)
+        st = iosage_features_compute(log, x, &err);
+    iosage_log_free(log);
+    char *line = NULL;
+    if (st == IOSAGE_OK) {
+        line = iosage_model_detect_json(m, x, path, shap, &err);
+        if (!line)
+            st = err.code;
+    }
+    if (st != IOSAGE_OK) {
+        char msg[800];
+        iosage_error_line(&err, msg, sizeof msg);
+        line = iosage_model_error_json(path, msg);
+    }
+    if (line)
+        printf("%s\n", line);
+    free(line);
+    return st;
+}
+
+int cmd_detect(int argc, char **argv)
+{
+    struct detect_args a;
+    memset(&a, 0, sizeof a);
+    int done, rc = parse_detect_args(argc, argv, &a, &done);
+    if (rc != CLI_OK || done)
+        return rc;
+    iosage_model *m = NULL;
+    rc = open_model(&a, &m);
+    if (rc != CLI_OK)
+        return rc;
+    int failed = 0, internal = 0;
+    for (int i = 0; i < a.n_logs; i++) {
+        iosage_status st = detect_one(m, a.logs[i], a.shap);
+        failed += st != IOSAGE_OK;
+        internal |= cli_exit_for(st) == CLI_INTERNAL;
+        fflush(stdout);
+    }
+    iosage_model_free(m);
+    if (failed)
+        fprintf(stderr, "iosage: detect: %d of %d logs could not be read\n",
+                failed, a.n_logs);
+    return internal ? CLI_INTERNAL : failed ? CLI_BADINPUT : CLI_OK;
+}

@@ -1,0 +1,131 @@
+/*
+ * src/cli/cmd_label.c - `iosage label LOG...`: the LABELING.md criteria
+ * applied to each log, one TSV line per log:
+ *
+ *   file  access_granularity ... throughput_utilization  healthy  evidence
+ *
+ * A log that cannot be read gives one line on stderr and no output line;
+ * the others are still labeled, and the exit status is then 3.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "iosage/darshan.h"
+#include "iosage/label.h"
+
+static void label_help(void)
+{
+    fputs("Usage: iosage label [--header] [--verbose] LOG...\n"
+          "\n"
+          "Label each LOG with the criteria of LABELING.md: for each of the\n"
+          "seven bottleneck patterns 1 (present and material) or 0, then\n"
+          "healthy (1 when no pattern is present; a job whose slowest rank\n"
+          "spends under 5% of the run in I/O is healthy whatever its shape),\n"
+          "then the evidence. One tab-separated line per log:\n"
+          "\n"
+          "  file access_granularity metadata_intensity parallelism_efficiency\n"
+          "  access_pattern interface_choice file_strategy\n"
+          "  throughput_utilization healthy evidence\n"
+          "\n"
+          "  --header      print the column names first\n"
+          "  -v, --verbose evidence of every pattern, present or not\n"
+          "  -h, --help    show this help\n"
+          "\n"
+          "Exit status: 0 every log was labeled; 2 usage error; 3 a log could\n"
+          "not be read (the others are still labeled).\n",
+          stdout);
+}
+
+static void print_header(void)
+{
+    fputs("file", stdout);
+    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++)
+        printf("\t%s", iosage_label_pattern_id(p));
+    fputs("\thealthy\tevidence\n", stdout);
+}
+
+/* The evidence column: the library's line, or with verbose every pattern's. */
+static void print_evidence(const struct iosage_label_result *r, int verbose)
+{
+    static char line[4096];
+    if (!verbose) {
+        fputs(iosage_label_evidence_line(r, line, sizeof line), stdout);
+        return;
+    }
+    fputs(r->summary, stdout);
+    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++)
+        printf(" | %s=%d: %s", iosage_label_pattern_id(p), r->present[p], r->evidence[p]);
+}
+
+/* Label one log; returns CLI_OK or the exit code of its failure. */
+static int label_one(const char *path, int verbose)
+{
+    iosage_error err;
+    iosage_log *log = NULL;
+    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, &err);
+    if (st != IOSAGE_OK) {
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    struct iosage_label_result r;
+    st = iosage_label_log(log, &r, &err);
+    iosage_log_free(log);
+    if (st != IOSAGE_OK) {
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    fputs(path, stdout);
+    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++)
+        printf("\t%d", r.present[p]);
+    printf("\t%d\t", r.healthy);
+    print_evidence(&r, verbose);
+    fputc('\n', stdout);
+    return CLI_OK;
+}
+
+int cmd_label(int argc, char **argv)
+{
+    int header = 0, verbose = 0, nlogs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            label_help();
+            return CLI_OK;
+        }
+        if (strcmp(a, "--header") == 0)
+            header = 1;
+        else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
+            verbose = 1;
+        else if (strcmp(a, "--") == 0) {
+            nlogs += argc - i - 1;
+            break;
+        }
+        else if (a[0] == '-' && a[1] != '\0')
+            return cli_usage_error("label", "label: unknown option '%s'", a);
+        else
+            nlogs++;
+    }
+    if (nlogs == 0)
+        return cli_usage_error("label", "label: no LOG given");
+    if (header)
+        print_header();
+    int rc = CLI_OK, opts = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (opts && strcmp(a, "--") == 0) {
+            opts = 0;
+            continue;
+        }
+        if (opts && a[0] == '-' && a[1] != '\0')
+            continue;
+        int one = label_one(a, verbose);
+        if (one != CLI_OK && (rc == CLI_OK || one == CLI_INTERNAL))
+            rc = one;
+    }
+    if (fflush(stdout) != 0) {
+        fputs("iosage: label: cannot write output\n", stderr);
+        return CLI_INTERNAL;
+    }
+    return rc;
+}

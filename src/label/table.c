@@ -1,0 +1,569 @@
+/*
+ * src/label/table.c - fold a log's records into the labeler's file table and
+ * per-rank sums (layout and invariants in internal.h).
+ *
+ * Per-rank I/O time (LABELING.md, healthy gate): a rank's own records, plus
+ * its share of each shared (rank -1) record: the slowest rank of the record
+ * gets F_SLOWEST_RANK_TIME, the fastest F_FASTEST_RANK_TIME, and every other
+ * rank an equal part of what remains. Bytes are shared the same way with the
+ * *_RANK_BYTES counters.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iosage/counters.h"
+#include "label/internal.h"
+
+#define MIB 1048576.0
+#define MAX_RANKS (1 << 22) /* a larger nprocs is not believed */
+
+#define CV_MAX ((int64_t)1 << 56) /* larger counter values are garbage */
+
+/* Counter k of rec, with -1 (not collected) and other negatives as 0, and
+ * values no real job reaches capped, so that a few of them add up without
+ * overflow (logs of modified runtimes hold garbage). */
+static int64_t cv(const iosage_record *rec, int k)
+{
+    if (k < 0 || k >= rec->n_counters || rec->counters[k] <= 0)
+        return 0;
+    return rec->counters[k] < CV_MAX ? rec->counters[k] : CV_MAX;
+}
+
+#define SUM_MAX ((int64_t)1 << 58) /* sums saturate here: a few still add */
+
+/* a + b for a, b in [0, SUM_MAX], saturating at SUM_MAX. */
+static int64_t sadd(int64_t a, int64_t b)
+{
+    return a > SUM_MAX - b ? SUM_MAX : a + b;
+}
+
+static double fv(const iosage_record *rec, int k)
+{
+    if (k < 0 || k >= rec->n_fcounters)
+        return 0.0;
+    double v = rec->fcounters[k];
+    return isfinite(v) && v > 0.0 ? v : 0.0;
+}
+
+static int layer_of_module(int module)
+{
+    switch (module) {
+    case IOSAGE_MOD_POSIX:
+        return LB_POSIX;
+    case IOSAGE_MOD_MPIIO:
+        return LB_MPIIO;
+    case IOSAGE_MOD_STDIO:
+        return LB_STDIO;
+    case IOSAGE_MOD_DFS:
+        return LB_DFS;
+    default:
+        return -1;
+    }
+}
+
+/* Counter indices that differ between the four data modules. */
+struct lb_idx {
+    int reads[4], writes[4];     /* summed; -1 = unused */
+    int bytes_r, bytes_w;
+    int rbin0, wbin0, acc0, cnt0; /* histogram and ACCESS1-4; -1 = none */
+    int max_r, max_w;            /* MAX_BYTE_*; -1 = none */
+    int slow_rank, slow_bytes, fast_rank, fast_bytes;
+    int t_read, t_write, t_meta, t_slow, t_fast;
+};
+
+static const struct lb_idx idx_posix = {
+    {IOSAGE_POSIX_READS, -1, -1, -1}, {IOSAGE_POSIX_WRITES, -1, -1, -1},
+    IOSAGE_POSIX_BYTES_READ, IOSAGE_POSIX_BYTES_WRITTEN,
+    IOSAGE_POSIX_SIZE_READ_0_100, IOSAGE_POSIX_SIZE_WRITE_0_100,
+    IOSAGE_POSIX_ACCESS1_ACCESS, IOSAGE_POSIX_ACCESS1_COUNT,
+    IOSAGE_POSIX_MAX_BYTE_READ, IOSAGE_POSIX_MAX_BYTE_WRITTEN,
+    IOSAGE_POSIX_SLOWEST_RANK, IOSAGE_POSIX_SLOWEST_RANK_BYTES,
+    IOSAGE_POSIX_FASTEST_RANK, IOSAGE_POSIX_FASTEST_RANK_BYTES,
+    IOSAGE_POSIX_F_READ_TIME, IOSAGE_POSIX_F_WRITE_TIME, IOSAGE_POSIX_F_META_TIME,
+    IOSAGE_POSIX_F_SLOWEST_RANK_TIME, IOSAGE_POSIX_F_FASTEST_RANK_TIME};
+
+static const struct lb_idx idx_mpiio = {
+    {IOSAGE_MPIIO_INDEP_READS, IOSAGE_MPIIO_COLL_READS, IOSAGE_MPIIO_SPLIT_READS,
+     IOSAGE_MPIIO_NB_READS},
+    {IOSAGE_MPIIO_INDEP_WRITES, IOSAGE_MPIIO_COLL_WRITES,
+     IOSAGE_MPIIO_SPLIT_WRITES, IOSAGE_MPIIO_NB_WRITES},
+    IOSAGE_MPIIO_BYTES_READ, IOSAGE_MPIIO_BYTES_WRITTEN,
+    IOSAGE_MPIIO_SIZE_READ_AGG_0_100, IOSAGE_MPIIO_SIZE_WRITE_AGG_0_100,
+    IOSAGE_MPIIO_ACCESS1_ACCESS, IOSAGE_MPIIO_ACCESS1_COUNT, -1, -1,
+    IOSAGE_MPIIO_SLOWEST_RANK, IOSAGE_MPIIO_SLOWEST_RANK_BYTES,
+    IOSAGE_MPIIO_FASTEST_RANK, IOSAGE_MPIIO_FASTEST_RANK_BYTES,
+    IOSAGE_MPIIO_F_READ_TIME, IOSAGE_MPIIO_F_WRITE_TIME, IOSAGE_MPIIO_F_META_TIME,
+    IOSAGE_MPIIO_F_SLOWEST_RANK_TIME, IOSAGE_MPIIO_F_FASTEST_RANK_TIME};
+
+static const struct lb_idx idx_stdio = {
+    {IOSAGE_STDIO_READS, -1, -1, -1}, {IOSAGE_STDIO_WRITES, -1, -1, -1},
+    IOSAGE_STDIO_BYTES_READ, IOSAGE_STDIO_BYTES_WRITTEN, -1, -1, -1, -1,
+    IOSAGE_STDIO_MAX_BYTE_READ, IOSAGE_STDIO_MAX_BYTE_WRITTEN,
+    IOSAGE_STDIO_SLOWEST_RANK, IOSAGE_STDIO_SLOWEST_RANK_BYTES,
+    IOSAGE_STDIO_FASTEST_RANK, IOSAGE_STDIO_FASTEST_RANK_BYTES,
+    IOSAGE_STDIO_F_READ_TIME, IOSAGE_STDIO_F_WRITE_TIME, IOSAGE_STDIO_F_META_TIME,
+    IOSAGE_STDIO_F_SLOWEST_RANK_TIME, IOSAGE_STDIO_F_FASTEST_RANK_TIME};
+
+static const struct lb_idx idx_dfs = {
+    {IOSAGE_DFS_READS, IOSAGE_DFS_READXS, -1, -1},
+    {IOSAGE_DFS_WRITES, IOSAGE_DFS_WRITEXS, -1, -1},
+    IOSAGE_DFS_BYTES_READ, IOSAGE_DFS_BYTES_WRITTEN,
+    IOSAGE_DFS_SIZE_READ_0_100, IOSAGE_DFS_SIZE_WRITE_0_100,
+    IOSAGE_DFS_ACCESS1_ACCESS, IOSAGE_DFS_ACCESS1_COUNT, -1, -1,
+    IOSAGE_DFS_SLOWEST_RANK, IOSAGE_DFS_SLOWEST_RANK_BYTES,
+    IOSAGE_DFS_FASTEST_RANK, IOSAGE_DFS_FASTEST_RANK_BYTES,
+    IOSAGE_DFS_F_READ_TIME, IOSAGE_DFS_F_WRITE_TIME, IOSAGE_DFS_F_META_TIME,
+    IOSAGE_DFS_F_SLOWEST_RANK_TIME, IOSAGE_DFS_F_FASTEST_RANK_TIME};
+
+static const struct lb_idx *idx_of_layer(int layer)
+{
+    static const struct lb_idx *const all[LB_NLAYERS] = {&idx_posix, &idx_mpiio,
+                                                         &idx_stdio, &idx_dfs};
+    return all[layer];
+}
+
+static int64_t sum_idx(const iosage_record *rec, const int k[4])
+{
+    int64_t s = 0;
+    for (int i = 0; i < 4; i++)
+        if (k[i] >= 0)
+            s += cv(rec, k[i]);
+    return s;
+}
+
+/* Small reads and writes of one record: the bins up to 100K_1M, less the
+ * requests of exactly 1 MiB (ACCESS1-4), which the 100K_1M bin includes. The
+ * ACCESS counters do not say read or write: they are split in proportion to
+ * the two 100K_1M bins. STDIO has no histogram: ops - bytes / 1 MiB. */
+static void small_ops(const iosage_record *rec, const struct lb_idx *x,
+                      int64_t reads, int64_t writes, double *sr, double *sw)
+{
+    if (x->rbin0 < 0) {
+        double r = (double)reads - floor((double)cv(rec, x->bytes_r) / MIB);
+        double w = (double)writes - floor((double)cv(rec, x->bytes_w) / MIB);
+        *sr = r > 0 ? r : 0;
+        *sw = w > 0 ? w : 0;
+        return;
+    }
+    double r = 0, w = 0, exact = 0;
+    for (int i = 0; i < 4; i++) {
+        r += (double)cv(rec, x->rbin0 + i);
+        w += (double)cv(rec, x->wbin0 + i);
+        if (rec->counters[x->acc0 + i] == (int64_t)MIB)
+            exact += (double)cv(rec, x->cnt0 + i);
+    }
+    double r100 = (double)cv(rec, x->rbin0 + 4), w100 = (double)cv(rec, x->wbin0 + 4);
+    double er = r100 + w100 > 0 ? exact * r100 / (r100 + w100) : 0;
+    double ew = exact - er;
+    *sr = r + (r100 > er ? r100 - er : 0);
+    *sw = w + (w100 > ew ? w100 - ew : 0);
+}
+
+/* Module-specific counters: SEQ, MPI-IO modes, metadata ops, syncs. */
+static void fold_specific(struct lb_layer *l, const iosage_record *rec, int layer,
+                          int64_t *syncs)
+{
+    switch (layer) {
+    case LB_POSIX:
+        l->has_seq = 1;
+        l->seq_r = sadd(l->seq_r, cv(rec, IOSAGE_POSIX_SEQ_READS));
+        l->seq_w = sadd(l->seq_w, cv(rec, IOSAGE_POSIX_SEQ_WRITES));
+        l->opens = sadd(l->opens, cv(rec, IOSAGE_POSIX_OPENS));
+        l->stats = sadd(l->stats, cv(rec, IOSAGE_POSIX_STATS));
+        l->seeks = sadd(l->seeks, cv(rec, IOSAGE_POSIX_SEEKS));
+        *syncs = cv(rec, IOSAGE_POSIX_FSYNCS) + cv(rec, IOSAGE_POSIX_FDSYNCS);
+        break;
+    case LB_MPIIO:
+        l->indep_ops = sadd(l->indep_ops, cv(rec, IOSAGE_MPIIO_INDEP_READS) +
+                        cv(rec, IOSAGE_MPIIO_INDEP_WRITES) +
+                        cv(rec, IOSAGE_MPIIO_NB_READS) + cv(rec, IOSAGE_MPIIO_NB_WRITES));
+        l->coll_ops = sadd(l->coll_ops, cv(rec, IOSAGE_MPIIO_COLL_READS) +
+                       cv(rec, IOSAGE_MPIIO_COLL_WRITES) +
+                       cv(rec, IOSAGE_MPIIO_SPLIT_READS) +
+                       cv(rec, IOSAGE_MPIIO_SPLIT_WRITES));
+        l->opens = sadd(l->opens, cv(rec, IOSAGE_MPIIO_INDEP_OPENS) + cv(rec, IOSAGE_MPIIO_COLL_OPENS));
+        *syncs = cv(rec, IOSAGE_MPIIO_SYNCS);
+        break;
+    case LB_STDIO:
+        l->opens = sadd(l->opens, cv(rec, IOSAGE_STDIO_OPENS));
+        l->seeks = sadd(l->seeks, cv(rec, IOSAGE_STDIO_SEEKS));
+        *syncs = 0;
+        break;
+    default: /* DFS */
+        l->opens = sadd(l->opens, cv(rec, IOSAGE_DFS_OPENS) + cv(rec, IOSAGE_DFS_GLOBAL_OPENS));
+        l->stats = sadd(l->stats, cv(rec, IOSAGE_DFS_STATS) + cv(rec, IOSAGE_DFS_GET_SIZES));
+        *syncs = 0;
+        break;
+    }
+    l->syncs = sadd(l->syncs, *syncs);
+}
+
+/* Fold one record of a data module into its file's layer. */
+static void fold_record(struct lb_layer *l, const iosage_record *rec, int layer,
+                        int64_t nprocs)
+{
+    const struct lb_idx *x = idx_of_layer(layer);
+    int64_t reads = sum_idx(rec, x->reads), writes = sum_idx(rec, x->writes);
+    int64_t br = cv(rec, x->bytes_r), bw = cv(rec, x->bytes_w), syncs = 0;
+    double sr, sw;
+    l->present = 1;
+    l->records++;
+    l->reads = sadd(l->reads, reads);
+    l->writes = sadd(l->writes, writes);
+    l->bytes_r = sadd(l->bytes_r, br);
+    l->bytes_w = sadd(l->bytes_w, bw);
+    small_ops(rec, x, reads, writes, &sr, &sw);
+    l->small_r += sr;
+    l->small_w += sw;
+    fold_specific(l, rec, layer, &syncs);
+    int64_t ranks = rec->rank < 0 ? nprocs : 1;
+    double extra = (double)syncs - 2.0 * (double)ranks;
+    if (extra > 0) {
+        l->counted_syncs += extra;
+        l->writes_synced = sadd(l->writes_synced, writes);
+    }
+    if (x->max_r >= 0) {
+        int64_t m = rec->counters[x->max_r] > rec->counters[x->max_w]
+                        ? rec->counters[x->max_r] : rec->counters[x->max_w];
+        if (m > l->max_byte)
+            l->max_byte = m;
+    }
+    l->t_read += fv(rec, x->t_read);
+    l->t_write += fv(rec, x->t_write);
+    l->t_meta += fv(rec, x->t_meta);
+    int64_t bytes = br + bw;
+    if (rec->rank < 0) {
+        int64_t top = cv(rec, x->slow_bytes) > cv(rec, x->fast_bytes)
+                          ? cv(rec, x->slow_bytes) : cv(rec, x->fast_bytes);
+        /* One rank moved (nearly) all the bytes: not shared by data. */
+        int one = bytes > 0 && (double)top >= 0.9 * (double)bytes;
+        if (bytes > 0)
+            l->data_ranks = sadd(l->data_ranks, one ? 1 : nprocs);
+        if (writes > 0)
+            l->write_ranks = sadd(l->write_ranks, one ? 1 : nprocs);
+    } else {
+        l->data_ranks = sadd(l->data_ranks, bytes > 0);
+        l->write_ranks = sadd(l->write_ranks, writes > 0);
+    }
+}
+
+/* --- the id -> file index ------------------------------------------------ */
+
+static size_t hash_id(uint64_t id, size_t cap)
+{
+    id ^= id >> 33;
+    id *= 0xff51afd7ed558ccdULL;
+    id ^= id >> 33;
+    return (size_t)id & (cap - 1);
+}
+
+static int map_grow(struct lb_table *t)
+{
+    struct lb_table *m = t;
+    size_t cap = m->map_cap ? m->map_cap * 2 : 1024;
+    int64_t *s = calloc(cap, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t h = hash_id(t->files[i].id, cap);
+        while (s[h])
+            h = (h + 1) & (cap - 1);
+        s[h] = (int64_t)i + 1;
+    }
+    free(m->map);
+    m->map = s;
+    m->map_cap = cap;
+    return 0;
+}
+
+/* Index of file id, added when absent; -1 on no memory. */
+static int64_t file_index(struct lb_table *t, uint64_t id, const iosage_log *log)
+{
+    if ((t->n + 1) * 2 > t->map_cap && map_grow(t) != 0)
+        return -1;
+    size_t h = hash_id(id, t->map_cap);
+    while (t->map[h]) {
+        if (t->files[t->map[h] - 1].id == id)
+            return t->map[h] - 1;
+        h = (h + 1) & (t->map_cap - 1);
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        struct lb_file *f = realloc(t->files, cap * sizeof *f);
+        if (!f)
+            return -1;
+        t->files = f;
+        t->cap = cap;
+    }
+    struct lb_file *f = &t->files[t->n];
+    memset(f, 0, sizeof *f);
+    f->id = id;
+    f->path = iosage_log_name(log, id);
+    f->cls = lb_classify_path(f->path);
+    for (int k = 0; k < LB_NLAYERS; k++)
+        f->L[k].max_byte = -1;
+    t->map[h] = (int64_t)t->n + 1;
+    return (int64_t)t->n++;
+}
+
+/* Index of file id, or -1 when it has no file. */
+static int64_t file_find(const struct lb_table *t, uint64_t id)
+{
+    if (t->map_cap == 0)
+        return -1;
+    size_t h = hash_id(id, t->map_cap);
+    while (t->map[h]) {
+        if (t->files[t->map[h] - 1].id == id)
+            return t->map[h] - 1;
+        h = (h + 1) & (t->map_cap - 1);
+    }
+    return -1;
+}
+
+/* --- job facts ------------------------------------------------------------- */
+
+double lb_run_time(const iosage_log *log)
+{
+    const struct iosage_header *h = &log->header;
+    const struct iosage_job *j = &log->job;
+    if (h->ver_major > 3 || (h->ver_major == 3 && h->ver_minor >= 41)) {
+        double start = (double)j->start_time_sec + (double)j->start_time_nsec / 1e9;
+        double end = (double)j->end_time_sec + (double)j->end_time_nsec / 1e9;
+        return end - start;
+    }
+    return (double)(j->end_time_sec - j->start_time_sec + 1);
+}
+
+/* nprocs of the job, or the ranks seen when the job record is not
+ * believable (pre-release logs). */
+static int64_t usable_nprocs(const iosage_log *log)
+{
+    int64_t n = log->job.nprocs;
+    if (n >= 1 && n <= MAX_RANKS)
+        return n;
+    int64_t top = 0;
+    for (int m = 0; m < IOSAGE_MAX_MODULES; m++)
+        for (size_t i = 0; i < log->modules[m].n_records; i++) {
+            int64_t r = log->modules[m].records[i].rank;
+            if (r >= top && r < MAX_RANKS)
+                top = r + 1;
+        }
+    return top > 0 ? top : 1;
+}
+
+static void fold_lustre(struct lb_file *f, const iosage_record *rec)
+{
+    int64_t sc = 0;
+    if (rec->x.lustre.num_comps >= 1 && rec->x.lustre.comps) {
+        for (int64_t c = 0; c < rec->x.lustre.num_comps; c++)
+            if (rec->x.lustre.comps[c].stripe_count > sc)
+                sc = rec->x.lustre.comps[c].stripe_count;
+    } else {
+        sc = rec->x.lustre.num_stripes;
+    }
+    if (sc > 0 && (f->lustre_stripes == 0 || sc < f->lustre_stripes))
+        f->lustre_stripes = (int)(sc > 1 << 20 ? 1 << 20 : sc);
+}
+
+/* Pass 1: every record into its file. */
+static iosage_status fold_all(const iosage_log *log, struct lb_table *t)
+{
+    static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
+                               IOSAGE_MOD_DFS, IOSAGE_MOD_LUSTRE};
+    for (size_t k = 0; k < sizeof mods / sizeof mods[0]; k++) {
+        const iosage_module_data *md = &log->modules[mods[k]];
+        int layer = layer_of_module(mods[k]);
+        int want = layer >= 0 ? iosage_counter_count(mods[k]) : 0;
+        int wantf = layer >= 0 ? iosage_fcounter_count(mods[k]) : 0;
+        for (size_t i = 0; i < md->n_records; i++) {
+            const iosage_record *rec = &md->records[i];
+            if (layer >= 0 && (rec->n_counters < want || rec->n_fcounters < wantf))
+                continue;
+            int64_t fi = file_index(t, rec->id, log);
+            if (fi < 0)
+                return IOSAGE_E_NOMEM;
+            if (layer < 0)
+                fold_lustre(&t->files[fi], rec);
+            else
+                fold_record(&t->files[fi].L[layer], rec, layer, t->nprocs);
+        }
+    }
+    return IOSAGE_OK;
+}
+
+/* Pass 2: per-rank time and bytes of the counted layers. */
+struct rank_acc {
+    double common_t, common_b; /* added to every rank */
+};
+
+static void share_reduced(struct lb_table *t, struct rank_acc *a,
+                          const iosage_record *rec, const struct lb_idx *x, int data)
+{
+    int64_t n = t->nprocs;
+    double T = fv(rec, x->t_read) + fv(rec, x->t_write) + fv(rec, x->t_meta);
+    double B = (double)(cv(rec, x->bytes_r) + cv(rec, x->bytes_w));
+    int64_t sr = rec->counters[x->slow_rank], fr = rec->counters[x->fast_rank];
+    double S = fv(rec, x->t_slow), F = fv(rec, x->t_fast);
+    double SB = (double)cv(rec, x->slow_bytes), FB = (double)cv(rec, x->fast_bytes);
+    if (!data)
+        B = SB = FB = 0;
+    int ok = sr >= 0 && sr < n && fr >= 0 && fr < n && S <= T * 1.0001 + 1e-9;
+    if (!ok || n == 1) {
+        a->common_t += T / (double)n;
+        a->common_b += B / (double)n;
+        return;
+    }
+    if (fr == sr) { /* every rank took the same time */
+        a->common_t += T / (double)n;
+        a->common_b += B / (double)n;
+        return;
+    }
+    double rest = n > 2 ? (T - S - F) / (double)(n - 2) : 0;
+    double restb = n > 2 ? (B - SB - FB) / (double)(n - 2) : 0;
+    rest = rest > 0 ? rest : 0;
+    restb = restb > 0 ? restb : 0;
+    a->common_t += rest;
+    a->common_b += restb;
+    t->rank_time[sr] += S - rest;
+    t->rank_time[fr] += F - rest;
+    t->rank_bytes[sr] += SB - restb;
+    t->rank_bytes[fr] += FB - restb;
+}
+
+static void rank_sums(const iosage_log *log, struct lb_table *t)
+{
+    struct rank_acc a = {0, 0};
+    static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
+                               IOSAGE_MOD_DFS};
+    for (size_t k = 0; k < sizeof mods / sizeof mods[0]; k++) {
+        const iosage_module_data *md = &log->modules[mods[k]];
+        int layer = layer_of_module(mods[k]);
+        const struct lb_idx *x = idx_of_layer(layer);
+        for (size_t i = 0; i < md->n_records; i++) {
+            const iosage_record *rec = &md->records[i];
+            if (rec->n_counters < iosage_counter_count(mods[k]) ||
+                rec->n_fcounters < iosage_fcounter_count(mods[k]))
+                continue;
+            int64_t fi = file_find(t, rec->id);
+            if (fi < 0 || !lb_counted(&t->files[fi], layer))
+                continue;
+            /* Bytes count on data files only: a few bytes of stdout on one
+             * rank are no imbalance. */
+            int data = t->files[fi].cls == LB_DATA;
+            if (rec->rank < 0) {
+                share_reduced(t, &a, rec, x, data);
+                continue;
+            }
+            if (rec->rank >= t->nprocs)
+                continue;
+            t->rank_time[rec->rank] += fv(rec, x->t_read) + fv(rec, x->t_write) +
+                                       fv(rec, x->t_meta);
+            if (data)
+                t->rank_bytes[rec->rank] += (double)(cv(rec, x->bytes_r) +
+                                                     cv(rec, x->bytes_w));
+        }
+    }
+    for (int64_t r = 0; r < t->nprocs; r++) {
+        t->rank_time[r] += a.common_t;
+        t->rank_bytes[r] += a.common_b;
+    }
+}
+
+/* --- queries ---------------------------------------------------------------- */
+
+int lb_counted(const struct lb_file *f, int layer)
+{
+    if (!f->L[layer].present)
+        return 0;
+    if (layer == LB_POSIX || layer == LB_DFS)
+        return !f->L[LB_MPIIO].present;
+    return 1;
+}
+
+double lb_file_time(const struct lb_file *f)
+{
+    double s = 0;
+    for (int k = 0; k < LB_NLAYERS; k++)
+        if (lb_counted(f, k))
+            s += f->L[k].t_read + f->L[k].t_write + f->L[k].t_meta;
+    return s;
+}
+
+int64_t lb_file_ops(const struct lb_file *f)
+{
+    int64_t s = 0;
+    for (int k = 0; k < LB_NLAYERS; k++)
+        if (lb_counted(f, k))
+            s = sadd(s, sadd(f->L[k].reads, f->L[k].writes));
+    return s;
+}
+
+int lb_is_data(const struct lb_file *f)
+{
+    if (f->cls != LB_DATA)
+        return 0;
+    for (int k = 0; k < LB_NLAYERS; k++)
+        if (f->L[k].bytes_r + f->L[k].bytes_w > 0)
+            return 1;
+    return 0;
+}
+
+/* Shared: the counted layers show data moved by two ranks or more. */
+int lb_is_shared(const struct lb_file *f)
+{
+    for (int k = 0; k < LB_NLAYERS; k++)
+        if (lb_counted(f, k) && f->L[k].data_ranks >= 2)
+            return 1;
+    return 0;
+}
+
+int64_t lb_file_extent(const struct lb_file *f)
+{
+    int64_t m = -1;
+    for (int k = 0; k < LB_NLAYERS; k++)
+        if (f->L[k].max_byte > m)
+            m = f->L[k].max_byte;
+    return m + 1;
+}
+
+double lb_material(const struct lb_table *t, double time, double ops)
+{
+    if (t->has_timers && t->io_time > 0)
+        return time / t->io_time;
+    return t->total_ops > 0 ? (double)ops / (double)t->total_ops : 0.0;
+}
+
+void lb_table_free(struct lb_table *t)
+{
+    if (!t)
+        return;
+    free(t->files);
+    free(t->map);
+    free(t->rank_time);
+    free(t->rank_bytes);
+    free(t->scratch);
+    memset(t, 0, sizeof *t);
+}
+
+iosage_status lb_table_build(const iosage_log *log, struct lb_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->nprocs = usable_nprocs(log);
+    t->run_time = lb_run_time(log);
+    t->rank_time = calloc((size_t)t->nprocs, sizeof *t->rank_time);
+    t->rank_bytes = calloc((size_t)t->nprocs, sizeof *t->rank_bytes);
+    if (!t->rank_time || !t->rank_bytes || fold_all(log, t) != IOSAGE_OK ||
+        !(t->scratch = calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
+        lb_table_free(t);
+        return IOSAGE_E_NOMEM;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        const struct lb_file *f = &t->files[i];
+        t->io_time += lb_file_time(f);
+        t->total_ops = sadd(t->total_ops, lb_file_ops(f));
+    }
+    t->has_timers = t->io_time > 0;
+    rank_sums(log, t);
+    return IOSAGE_OK;
+}

@@ -1,0 +1,373 @@
+/*
+ * src/model/dataset.c - labeled feature matrices: made by hand, or read from
+ * a dataset directory written by `iosage gen`.
+ *
+ * A dataset directory holds manifest.tsv, one header line then one line per
+ * run, tab-separated, with (among others) the columns run_id, labels
+ * ("healthy" or comma-separated pattern ids), log (a path relative to the
+ * directory), split (train, validation, test, ood) and status ("ok" or
+ * "failed: ..."). Columns are found by their header names, so added columns
+ * do not break reading. Only rows whose status is "ok" are read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshan/internal.h"
+#include "iosage/darshan.h"
+#include "model/internal.h"
+
+#define NF IOSAGE_NUM_FEATURES
+#define MAX_LINE (1 << 20)    /* bytes of one manifest line */
+#define MAX_COLS 64
+
+static const char *const split_names[IOSAGE_SPLIT_COUNT] = {
+    "train", "validation", "test", "ood"};
+
+const char *iosage_split_name(int split)
+{
+    return split >= 0 && split < IOSAGE_SPLIT_COUNT ? split_names[split]
+                                                    : NULL;
+}
+
+int iosage_split_index(const char *name)
+{
+    for (int i = 0; name && i < IOSAGE_SPLIT_COUNT; i++)
+        if (strcmp(name, split_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* --- Datasets made by hand ----------------------------------------------- */
+
+iosage_status iosage_dataset_create(size_t n_rows, iosage_dataset **out,
+                                    iosage_error *err)
+{
+    iosage_dataset *ds = calloc(1, sizeof *ds);
+    size_t n = n_rows ? n_rows : 1;
+    *out = NULL;
+    if (ds && n_rows <= SIZE_MAX / (NF * sizeof(float))) {
+        ds->x = calloc(n * NF, sizeof *ds->x);
+        ds->labels = calloc(n, sizeof *ds->labels);
+        ds->split = calloc(n, sizeof *ds->split);
+    }
+    if (!ds || !ds->x || !ds->labels || !ds->split) {
+        iosage_dataset_free(ds);
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, "dataset", -1,
+                        "no memory for %zu rows", n_rows);
+    }
+    ds->n_rows = n_rows;
+    *out = ds;
+    return IOSAGE_OK;
+}
+
+void iosage_dataset_free(iosage_dataset *ds)
+{
+    if (!ds)
+        return;
+    if (ds->run_ids)
+        for (size_t i = 0; i < ds->n_rows; i++)
+            free(ds->run_ids[i]);
+    free(ds->run_ids);
+    free(ds->x);
+    free(ds->labels);
+    free(ds->split);
+    free(ds);
+}
+
+/* --- The hash ------------------------------------------------------------ */
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static uint64_t fnv_u32(uint64_t h, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8),
+                          (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+    return fnv(h, b, 4);
+}
+
+uint64_t ios_fnv1a64(const void *data, size_t len)
+{
+    return fnv(FNV_OFFSET, data, len);
+}
+
+uint64_t iosage_dataset_hash(const iosage_dataset *ds)
+{
+    uint64_t h = fnv_u32(FNV_OFFSET, NF);
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (ds->run_ids && ds->run_ids[i])
+            h = fnv(h, ds->run_ids[i], strlen(ds->run_ids[i]) + 1);
+        h = fnv_u32(h, ds->labels[i]);
+        h = fnv(h, &ds->split[i], 1);
+        for (int f = 0; f < NF; f++) {
+            uint32_t bits;
+            memcpy(&bits, &ds->x[i * NF + f], 4);
+            h = fnv_u32(h, bits);
+        }
+    }
+    return h;
+}
+
+/* --- The manifest -------------------------------------------------------- */
+
+struct mrow {
+    char *run_id, *log;
+    uint32_t labels;
+    uint8_t split;
+};
+
+struct manifest {
+    const char *path;
+    size_t n, cap;
+    struct mrow *rows;
+    int col_run, col_labels, col_log, col_split, col_status, n_need;
+};
+
+static void manifest_free(struct manifest *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->rows[i].run_id);
+        free(m->rows[i].log);
+    }
+    free(m->rows);
+}
+
+/* Cut line at tabs into cols; returns the number of columns. */
+static int split_tabs(char *line, char **cols)
+{
+    int n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *p = line; n < MAX_COLS;) {
+        cols[n++] = p;
+        char *tab = strchr(p, '\t');
+        if (!tab)
+            break;
+        *tab = '\0';
+        p = tab + 1;
+    }
+    return n;
+}
+
+static int find_col(char **cols, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(cols[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static iosage_status parse_header(struct manifest *m, char *line,
+                                  iosage_error *err)
+{
+    char *cols[MAX_COLS];
+    int n = split_tabs(line, cols);
+    static const char *const need[] = {"run_id", "labels", "log", "split",
+                                       "status"};
+    int *idx[] = {&m->col_run, &m->col_labels, &m->col_log, &m->col_split,
+                  &m->col_status};
+    m->n_need = 0;
+    for (int i = 0; i < 5; i++) {
+        *idx[i] = find_col(cols, n, need[i]);
+        if (*idx[i] < 0)
+            return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
+                            "line 1: no '%s' column in the header", need[i]);
+        if (*idx[i] + 1 > m->n_need)
+            m->n_need = *idx[i] + 1;
+    }
+    return IOSAGE_OK;
+}
+
+/* Label bits of "healthy" or "a,b,c"; -1 with the bad token in *bad. */
+static int64_t parse_labels(char *text, const char **bad)
+{
+    if (strcmp(text, "healthy") == 0)
+        return 0;
+    uint32_t bits = 0;
+    for (char *tok = text; tok;) {
+        char *comma = strchr(tok, ',');
+        if (comma)
+            *comma = '\0';
+        int k = iosage_pattern_index(tok);
+        if (k < 0) {
+            *bad = tok;
+            return -1;
+        }
+        bits |= 1u << k;
+        tok = comma ? comma + 1 : NULL;
+    }
+    return bits;
+}
+
+static iosage_status add_row(struct manifest *m, char **cols, size_t lineno,
+                             iosage_error *err)
+{
+    const char *bad = NULL;
+    int64_t labels = parse_labels(cols[m->col_labels], &bad);
+    int split = iosage_split_index(cols[m->col_split]);
+    if (labels < 0)
+        return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
+                        "line %zu: unknown pattern id '%s'", lineno, bad);
+    if (split < 0)
+        return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
+                        "line %zu: unknown split '%s'", lineno,
+                        cols[m->col_split]);
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        struct mrow *r = realloc(m->rows, cap * sizeof *r);
+        if (!r)
+            return ios_fail(err, IOSAGE_E_NOMEM, m->path, "", -1, "no memory");
+        m->rows = r;
+        m->cap = cap;
+    }
+    struct mrow *r = &m->rows[m->n];
+    r->run_id = strdup(cols[m->col_run]);
+    r->log = strdup(cols[m->col_log]);
+    r->labels = (uint32_t)labels;
+    r->split = (uint8_t)split;
+    m->n++;
+    if (!r->run_id || !r->log)
+        return ios_fail(err, IOSAGE_E_NOMEM, m->path, "", -1, "no memory");
+    return IOSAGE_OK;
+}
+
+/* One data line: kept when its status is ok. */
+static iosage_status parse_line(struct manifest *m, char *line, size_t lineno,
+                                iosage_error *err)
+{
+    char *cols[MAX_COLS];
+    if (line[strspn(line, " \t\r\n")] == '\0')
+        return IOSAGE_OK;
+    int n = split_tabs(line, cols);
+    if (n < m->n_need)
+        return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
+                        "line %zu: %d columns, the header names %d", lineno,
+                        n, m->n_need);
+    if (strcmp(cols[m->col_status], "ok") != 0)
+        return IOSAGE_OK;
+    return add_row(m, cols, lineno, err);
+}
+
+static iosage_status read_manifest(struct manifest *m, iosage_error *err)
+{
+    FILE *f = fopen(m->path, "r");
+    if (!f)
+        return ios_fail(err, IOSAGE_E_IO, m->path, "", -1, "cannot open: %s",
+                        strerror(errno));
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    ssize_t len;
+    iosage_status st = IOSAGE_OK;
+    while (st == IOSAGE_OK && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (len > MAX_LINE)
+            st = ios_fail(err, IOSAGE_E_LIMIT, m->path, "", -1,
+                          "line %zu: longer than %d bytes", lineno, MAX_LINE);
+        else if (lineno == 1)
+            st = parse_header(m, line, err);
+        else
+            st = parse_line(m, line, lineno, err);
+    }
+    if (st == IOSAGE_OK && lineno == 0)
+        st = ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1, "empty manifest");
+    if (st == IOSAGE_OK && ferror(f))
+        st = ios_fail(err, IOSAGE_E_IO, m->path, "", -1, "read failed");
+    free(line);
+    fclose(f);
+    return st;
+}
+
+/* --- Logs to features ---------------------------------------------------- */
+
+/* Features of one row's log into x; IOSAGE_OK, or why it was skipped. */
+static iosage_status row_features(const char *dir, const struct mrow *r,
+                                  float *x, iosage_error *err)
+{
+    char path[4096];
+    int n = r->log[0] == '/'
+                ? snprintf(path, sizeof path, "%s", r->log)
+                : snprintf(path, sizeof path, "%s/%s", dir, r->log);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return ios_fail(err, IOSAGE_E_LIMIT, r->log, "", -1, "path too long");
+    iosage_log *log = NULL;
+    iosage_status st = iosage_log_load(path, 0, &log, err);
+    if (st == IOSAGE_OK)
+        st = iosage_features_compute(log, x, err);
+    iosage_log_free(log);
+    return st;
+}
+
+static iosage_status fill_dataset(const char *dir, struct manifest *m,
+                                  iosage_dataset *ds, iosage_dataset_cb cb,
+                                  void *ctx, iosage_error *err)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        struct mrow *r = &m->rows[i];
+        const char *id = r->run_id; /* the same string once handed over */
+        iosage_error why;
+        iosage_status st = row_features(dir, r, ds->x + out * NF, &why);
+        if (st == IOSAGE_E_NOMEM) {
+            *err = why;
+            return st;
+        }
+        if (st != IOSAGE_OK) {
+            ds->n_skipped++;
+        } else {
+            ds->labels[out] = r->labels;
+            ds->split[out] = r->split;
+            ds->run_ids[out] = r->run_id;
+            r->run_id = NULL; /* now the dataset's */
+            out++;
+        }
+        if (cb)
+            cb(ctx, i + 1, m->n, id, st == IOSAGE_OK ? NULL : &why);
+    }
+    ds->n_rows = out;
+    return IOSAGE_OK;
+}
+
+iosage_status iosage_dataset_load(const char *dir, iosage_dataset_cb cb,
+                                  void *ctx, iosage_dataset **out,
+                                  iosage_error *err)
+{
+    char path[4096];
+    *out = NULL;
+    if (!dir || snprintf(path, sizeof path, "%s/manifest.tsv", dir) >=
+                    (int)sizeof path)
+        return ios_fail(err, IOSAGE_E_USAGE, dir, "", -1, "bad dataset path");
+    struct manifest m;
+    memset(&m, 0, sizeof m);
+    m.path = path;
+    iosage_status st = read_manifest(&m, err);
+    iosage_dataset *ds = NULL;
+    if (st == IOSAGE_OK)
+        st = iosage_dataset_create(m.n, &ds, err);
+    if (st == IOSAGE_OK) {
+        ds->run_ids = calloc(m.n ? m.n : 1, sizeof *ds->run_ids);
+        if (!ds->run_ids)
+            st = ios_fail(err, IOSAGE_E_NOMEM, path, "", -1, "no memory");
+    }
+    if (st == IOSAGE_OK)
+        st = fill_dataset(dir, &m, ds, cb, ctx, err);
+    manifest_free(&m);
+    if (st != IOSAGE_OK) {
+        if (ds)
+            ds->n_rows = m.n; /* free every run id handed over */
+        iosage_dataset_free(ds);
+        return st;
+    }
+    *out = ds;
+    return IOSAGE_OK;
+}

@@ -1,0 +1,153 @@
+/*
+ * src/model/internal.h - what the files of src/model share.
+ *
+ * Files, in the order a reader follows them:
+ *   xgb.c       the thin layer over XGBoost's C API: errors, the log hook,
+ *               matrices, one booster's training with early stopping,
+ *               prediction, SHAP, model buffers;
+ *   threshold.c F1-maximizing thresholds;
+ *   metrics.c   multi-label metrics and their JSON;
+ *   dataset.c   datasets: the manifest, logs to features, the hash;
+ *   train.c     the gate and the pattern models, thresholds, split metrics;
+ *   detect.c    the detection rule, SHAP top features;
+ *   bundle.c    bundle.json and the model files: save, load, checks.
+ *
+ * Model slots: slot 0 is the gate, slot k + 1 is pattern k of the registry
+ * (public model index = slot - 1, so IOSAGE_MODEL_GATE = -1 is slot 0).
+ */
+#ifndef IOS_MODEL_INTERNAL_H
+#define IOS_MODEL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <xgboost/c_api.h>
+
+#include "iosage/model.h"
+
+#define IOS_MAX_SLOTS (1 + IOSAGE_MAX_PATTERNS)
+#define IOS_THR_VALIDATION 0 /* threshold chosen on the validation split */
+#define IOS_THR_DEFAULT 1    /* 0.5: the validation split had no positive */
+
+/* What training recorded about one model. */
+struct ios_slot_info {
+    double threshold;
+    uint64_t file_hash;     /* FNV-1a of the model file (set by loading) */
+    int threshold_source;   /* IOS_THR_* */
+    double validation_f1;   /* F1 at the threshold, NAN without positives */
+    int rounds;             /* boosting rounds kept */
+    double scale_pos_weight;
+    int64_t train_pos, train_neg;
+};
+
+struct iosage_model {
+    int n_patterns;
+    int n_slots;                      /* 1 + n_patterns */
+    BoosterHandle booster[IOS_MAX_SLOTS];
+    struct ios_slot_info slot[IOS_MAX_SLOTS];
+    struct iosage_train_params params;  /* progress fields unused */
+    uint64_t data_hash;
+    int64_t split_rows[IOSAGE_SPLIT_COUNT];
+    int64_t skipped_runs;
+    int has_metrics[IOSAGE_SPLIT_COUNT];
+    struct iosage_metrics metrics[IOSAGE_SPLIT_COUNT];
+    char source[256];
+};
+
+/* "gate" for slot 0, else the pattern id. */
+const char *ios_slot_id(int slot);
+
+/* --- xgb.c ---------------------------------------------------------------- */
+
+/* Fill err with code, msg and the first line of XGBGetLastError(); returns
+ * code. what says which call failed. */
+iosage_status ios_xgb_fail(iosage_error *err, iosage_status code,
+                           const char *what);
+
+/* Route this thread's XGBoost log lines to the hook (or drop them). */
+void ios_xgb_capture_log(void);
+
+/* A DMatrix of n rows of IOSAGE_NUM_FEATURES floats. */
+iosage_status ios_xgb_matrix(const float *x, size_t n, DMatrixHandle *out,
+                             iosage_error *err);
+
+/* Boosting parameters of one model. */
+struct ios_boost_job {
+    DMatrixHandle train;        /* labels already set */
+    DMatrixHandle valid;        /* labels set, or NULL */
+    const float *valid_labels;  /* the same labels, n_valid of them */
+    size_t n_valid;
+    double scale_pos_weight;
+    const struct iosage_train_params *p;
+    int model, n_models;        /* for progress */
+    const char *id;
+};
+
+/* Train one booster; *out keeps the rounds up to the best validation log
+ * loss (all rounds without validation rows); *rounds says how many. */
+iosage_status ios_xgb_boost(const struct ios_boost_job *job,
+                            BoosterHandle *out, int *rounds,
+                            iosage_error *err);
+
+/* Probabilities (margin 0) or margins (margin 1) of n rows, by in-place
+ * prediction, into out[0 .. n). */
+iosage_status ios_xgb_predict(BoosterHandle b, const float *x, size_t n,
+                              int margin, float *out, iosage_error *err);
+
+/* SHAP contributions of one row, IOSAGE_NUM_FEATURES + 1 values. */
+iosage_status ios_xgb_shap(BoosterHandle b, const float *x, float *contrib,
+                           iosage_error *err);
+
+/* The model as XGBoost JSON: *data points into XGBoost's buffer of this
+ * thread, valid until the next XGBoost call. */
+iosage_status ios_xgb_save(BoosterHandle b, const char **data, size_t *len,
+                           iosage_error *err);
+
+/* A booster from a model buffer (JSON or UBJ). */
+iosage_status ios_xgb_load(const void *data, size_t len, BoosterHandle *out,
+                           iosage_error *err);
+
+/* Set nthread on a booster (0: all cores). */
+iosage_status ios_xgb_threads(BoosterHandle b, int n, iosage_error *err);
+
+/* "1.7.4" */
+const char *ios_xgb_version(void);
+
+/* --- dataset.c ------------------------------------------------------------ */
+
+/* 64-bit FNV-1a of len bytes (the hash of the training data and of the
+ * bundle's model files). */
+uint64_t ios_fnv1a64(const void *data, size_t len);
+
+/* --- threshold.c ---------------------------------------------------------- */
+
+/* iosage_threshold_best_f1 plus the source (IOS_THR_*). */
+double ios_threshold_pick(const float *scores, const uint8_t *truth, size_t n,
+                          double *f1, int *source);
+
+/* --- metrics.c ------------------------------------------------------------ */
+
+/* The metrics as a JSON object (new reference), NULL when out of memory. */
+json_t *ios_metrics_to_json(const struct iosage_metrics *m, const char *split);
+
+/* Parse what ios_metrics_to_json wrote (tp/fp/fn are not stored and come
+ * back as -1). Returns 0, or -1 when a key is missing or mistyped. */
+int ios_metrics_from_json(const json_t *o, int n_patterns,
+                          struct iosage_metrics *m);
+
+/* Round to 6 decimals (NAN stays NAN), so bundle.json stays readable. */
+double ios_round6(double v);
+
+/* --- detect.c ------------------------------------------------------------- */
+
+/* Apply the detection rule to one row's scores (gate, then patterns). */
+void ios_detect_apply(const iosage_model *m, double gate,
+                      const double *scores, struct iosage_detection *out);
+
+/* --- bundle.c ------------------------------------------------------------- */
+
+/* A model with no boosters yet (n_patterns from the registry). */
+iosage_model *ios_model_new(void);
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * src/model/train.c - training: the gate and one model per pattern on the
+ * train rows, early stopping and thresholds on the validation rows, then
+ * the detection rule's metrics on the validation, test and ood rows.
+ *
+ * Reproducible by construction: rows are used in dataset order, every
+ * model gets the same seed, and nothing depends on the thread count
+ * (XGBoost's hist method gives the same trees with 1 or 2 threads).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshan/internal.h"
+#include "model/internal.h"
+
+#define NF IOSAGE_NUM_FEATURES
+
+void iosage_train_params_default(struct iosage_train_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->seed = 42;
+    p->threads = 1;
+    p->max_rounds = 300;
+    p->early_stopping = 30;
+    p->max_depth = 4;
+    p->eta = 0.1;
+    p->subsample = 0.8;
+    p->colsample_bytree = 0.8;
+    p->min_child_weight = 1;
+    p->lambda = 1;
+}
+
+static iosage_status check_params(const struct iosage_train_params *p,
+                                  iosage_error *err)
+{
+    const char *bad = NULL;
+    if (p->seed < 0)
+        bad = "seed";
+    else if (p->threads < 0 || p->threads > 4096)
+        bad = "threads";
+    else if (p->max_rounds < 1 || p->max_rounds > 100000)
+        bad = "max_rounds";
+    else if (p->early_stopping < 0)
+        bad = "early_stopping";
+    else if (p->max_depth < 1 || p->max_depth > 30)
+        bad = "max_depth";
+    else if (!(p->eta > 0 && p->eta <= 1))
+        bad = "eta";
+    else if (!(p->subsample > 0 && p->subsample <= 1))
+        bad = "subsample";
+    else if (!(p->colsample_bytree > 0 && p->colsample_bytree <= 1))
+        bad = "colsample_bytree";
+    else if (!(p->min_child_weight >= 0) || !(p->lambda >= 0))
+        bad = "min_child_weight or lambda";
+    if (bad)
+        return ios_fail(err, IOSAGE_E_USAGE, NULL, "train", -1,
+                        "training parameter %s out of range", bad);
+    return IOSAGE_OK;
+}
+
+/* The rows of one split, copied together. */
+struct rows {
+    size_t n;
+    float *x;
+    uint32_t *labels;
+};
+
+static void rows_free(struct rows *r)
+{
+    free(r->x);
+    free(r->labels);
+    memset(r, 0, sizeof *r);
+}
+
+static iosage_status rows_of(const iosage_dataset *ds, int split,
+                             struct rows *r, iosage_error *err)
+{
+    memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < ds->n_rows; i++)
+        r->n += ds->split[i] == split;
+    r->x = malloc((r->n ? r->n : 1) * NF * sizeof *r->x);
+    r->labels = malloc((r->n ? r->n : 1) * sizeof *r->labels);
+    if (!r->x || !r->labels) {
+        rows_free(r);
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, "train", -1, "no memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (ds->split[i] != split)
+            continue;
+        memcpy(r->x + k * NF, ds->x + i * NF, NF * sizeof *r->x);
+        r->labels[k++] = ds->labels[i];
+    }
+    return IOSAGE_OK;
+}
+
+/* Target of a slot: "any pattern" for the gate, else the pattern's bit. */
+static int target(uint32_t labels, int slot)
+{
+    return slot == 0 ? labels != 0 : (int)((labels >> (slot - 1)) & 1);
+}
+
+/* Working state of one training call. */
+struct trainer {
+    const struct iosage_train_params *p;
+    struct rows train, valid;
+    DMatrixHandle dtrain, dvalid;
+    float *ytrain, *yvalid, *scores;
+    uint8_t *truth;
+    iosage_model *m;
+};
+
+static iosage_status set_labels(struct trainer *t, int slot, int64_t *pos,
+                                iosage_error *err)
+{
+    *pos = 0;
+    for (size_t i = 0; i < t->train.n; i++) {
+        t->ytrain[i] = (float)target(t->train.labels[i], slot);
+        *pos += t->ytrain[i] > 0;
+    }
+    for (size_t i = 0; i < t->valid.n; i++) {
+        t->yvalid[i] = (float)target(t->valid.labels[i], slot);
+        t->truth[i] = t->yvalid[i] > 0;
+    }
+    if (XGDMatrixSetFloatInfo(t->dtrain, "label", t->ytrain,
+                              (bst_ulong)t->train.n) != 0 ||
+        (t->dvalid && XGDMatrixSetFloatInfo(t->dvalid, "label", t->yvalid,
+                                            (bst_ulong)t->valid.n) != 0))
+        return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "labels");
+    return IOSAGE_OK;
+}
+
+static iosage_status train_slot(struct trainer *t, int slot, iosage_error *err)
+{
+    struct ios_slot_info *info = &t->m->slot[slot];
+    int64_t pos;
+    iosage_status st = set_labels(t, slot, &pos, err);
+    if (st != IOSAGE_OK)
+        return st;
+    info->train_pos = pos;
+    info->train_neg = (int64_t)t->train.n - pos;
+    info->scale_pos_weight = (double)(info->train_neg ? info->train_neg : 1) /
+                             (double)(pos ? pos : 1);
+    struct ios_boost_job job = {
+        .train = t->dtrain, .valid = t->dvalid, .valid_labels = t->yvalid,
+        .n_valid = t->valid.n, .scale_pos_weight = info->scale_pos_weight,
+        .p = t->p, .model = slot, .n_models = t->m->n_slots,
+        .id = ios_slot_id(slot)};
+    st = ios_xgb_boost(&job, &t->m->booster[slot], &info->rounds, err);
+    if (st == IOSAGE_OK)
+        st = ios_xgb_predict(t->m->booster[slot], t->valid.x, t->valid.n, 0,
+                             t->scores, err);
+    if (st != IOSAGE_OK)
+        return st;
+    info->threshold = ios_threshold_pick(t->scores, t->truth, t->valid.n,
+                                         &info->validation_f1,
+                                         &info->threshold_source);
+    info->validation_f1 = ios_round6(info->validation_f1);
+    return IOSAGE_OK;
+}
+
+/* Metrics of the detection rule on one split (none without rows). */
+static iosage_status split_metrics(iosage_model *m, const iosage_dataset *ds,
+                                   int split, iosage_error *err)
+{
+    struct rows r;
+    iosage_status st = rows_of(ds, split, &r, err);
+    if (st != IOSAGE_OK || r.n == 0) {
+        rows_free(&r);
+        return st;
+    }
+    struct iosage_detection *d = malloc(r.n * sizeof *d);
+    uint32_t *pred = malloc(r.n * sizeof *pred);
+    if (!d || !pred)
+        st = ios_fail(err, IOSAGE_E_NOMEM, NULL, "train", -1, "no memory");
+    if (st == IOSAGE_OK)
+        st = iosage_model_detect(m, r.x, r.n, d, err);
+    if (st == IOSAGE_OK) {
+        for (size_t i = 0; i < r.n; i++)
+            pred[i] = d[i].labels;
+        iosage_metrics_compute(r.labels, pred, r.n, m->n_patterns,
+                               &m->metrics[split]);
+        m->has_metrics[split] = 1;
+    }
+    free(d);
+    free(pred);
+    rows_free(&r);
+    return st;
+}
+
+static iosage_status trainer_init(struct trainer *t, const iosage_dataset *ds,
+                                  iosage_error *err)
+{
+    iosage_status st = rows_of(ds, IOSAGE_SPLIT_TRAIN, &t->train, err);
+    if (st == IOSAGE_OK)
+        st = rows_of(ds, IOSAGE_SPLIT_VALIDATION, &t->valid, err);
+    if (st != IOSAGE_OK)
+        return st;
+    if (t->train.n == 0)
+        return ios_fail(err, IOSAGE_E_USAGE, NULL, "train", -1,
+                        "the dataset has no train rows");
+    size_t nv = t->valid.n ? t->valid.n : 1;
+    t->ytrain = malloc(t->train.n * sizeof *t->ytrain);
+    t->yvalid = malloc(nv * sizeof *t->yvalid);
+    t->scores = malloc(nv * sizeof *t->scores);
+    t->truth = malloc(nv * sizeof *t->truth);
+    t->m = ios_model_new();
+    if (!t->ytrain || !t->yvalid || !t->scores || !t->truth || !t->m)
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, "train", -1, "no memory");
+    st = ios_xgb_matrix(t->train.x, t->train.n, &t->dtrain, err);
+    if (st == IOSAGE_OK && t->valid.n)
+        st = ios_xgb_matrix(t->valid.x, t->valid.n, &t->dvalid, err);
+    return st;
+}
+
+static void trainer_done(struct trainer *t)
+{
+    if (t->dtrain)
+        XGDMatrixFree(t->dtrain);
+    if (t->dvalid)
+        XGDMatrixFree(t->dvalid);
+    rows_free(&t->train);
+    rows_free(&t->valid);
+    free(t->ytrain);
+    free(t->yvalid);
+    free(t->scores);
+    free(t->truth);
+    iosage_model_free(t->m);
+}
+
+iosage_status iosage_model_train(const iosage_dataset *ds,
+                                 const struct iosage_train_params *p,
+                                 iosage_model **out, iosage_error *err)
+{
+    *out = NULL;
+    if (!ds || !p)
+        return ios_fail(err, IOSAGE_E_USAGE, NULL, "train", -1,
+                        "no dataset or parameters");
+    iosage_status st = check_params(p, err);
+    if (st != IOSAGE_OK)
+        return st;
+    ios_xgb_capture_log();
+    struct trainer t;
+    memset(&t, 0, sizeof t);
+    t.p = p;
+    st = trainer_init(&t, ds, err);
+    for (int slot = 0; st == IOSAGE_OK && slot < t.m->n_slots; slot++)
+        st = train_slot(&t, slot, err);
+    if (st == IOSAGE_OK) {
+        iosage_model *m = t.m;
+        m->params = *p;
+        m->params.progress = NULL;
+        m->params.progress_ctx = NULL;
+        m->params.threads = 0; /* not a property of the model */
+        m->data_hash = iosage_dataset_hash(ds);
+        m->skipped_runs = (int64_t)ds->n_skipped;
+        for (size_t i = 0; i < ds->n_rows; i++)
+            if (ds->split[i] < IOSAGE_SPLIT_COUNT)
+                m->split_rows[ds->split[i]]++;
+        for (int s = IOSAGE_SPLIT_VALIDATION; st == IOSAGE_OK &&
+                                              s < IOSAGE_SPLIT_COUNT; s++)
+            st = split_metrics(m, ds, s, err);
+    }
+    if (st == IOSAGE_OK) {
+        *out = t.m;
+        t.m = NULL;
+    }
+    trainer_done(&t);
+    return st;
+}
