@@ -132,7 +132,7 @@ static void test_docs_list_every_feature(void **state)
     (void)state;
     char path[1024];
     size_t len = 0;
-    snprintf(path, sizeof path, "%s/../../docs/features.md", IOSAGE_TEST_DATA);
+    snprintf(path, sizeof path, "%s/docs/features.md", IOSAGE_SOURCE_DIR);
     char *doc = (char *)tu_read_file(path, &len);
     assert_non_null(doc);
     char *z = realloc(doc, len + 1);
