@@ -69,7 +69,7 @@ void iosage_model_free(iosage_model *m)
         return;
     for (int s = 0; s < IOS_MAX_SLOTS; s++)
         if (m->booster[s])
-            XGBoosterFree(m->booster[s]);
+            ios_xgb()->XGBoosterFree(m->booster[s]);
     free(m);
 }
 

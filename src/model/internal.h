@@ -24,6 +24,31 @@
 #include <jansson.h>
 #include <xgboost/c_api.h>
 
+/* The XGBoost C API as a table of functions loaded on first use
+ * (xgb_api.c): ios_xgb()->XGBoosterCreate(...) instead of
+ * XGBoosterCreate(...). Never NULL: without the library every call fails
+ * and XGBGetLastError says why. */
+struct ios_xgb_api {
+    __typeof__(&XGBGetLastError) XGBGetLastError;
+    __typeof__(&XGBRegisterLogCallback) XGBRegisterLogCallback;
+    __typeof__(&XGBoostVersion) XGBoostVersion;
+    __typeof__(&XGBoosterBoostedRounds) XGBoosterBoostedRounds;
+    __typeof__(&XGBoosterCreate) XGBoosterCreate;
+    __typeof__(&XGBoosterFree) XGBoosterFree;
+    __typeof__(&XGBoosterGetNumFeature) XGBoosterGetNumFeature;
+    __typeof__(&XGBoosterLoadModelFromBuffer) XGBoosterLoadModelFromBuffer;
+    __typeof__(&XGBoosterPredictFromDMatrix) XGBoosterPredictFromDMatrix;
+    __typeof__(&XGBoosterPredictFromDense) XGBoosterPredictFromDense;
+    __typeof__(&XGBoosterSaveModelToBuffer) XGBoosterSaveModelToBuffer;
+    __typeof__(&XGBoosterSetParam) XGBoosterSetParam;
+    __typeof__(&XGBoosterSlice) XGBoosterSlice;
+    __typeof__(&XGBoosterUpdateOneIter) XGBoosterUpdateOneIter;
+    __typeof__(&XGDMatrixCreateFromMat) XGDMatrixCreateFromMat;
+    __typeof__(&XGDMatrixFree) XGDMatrixFree;
+    __typeof__(&XGDMatrixSetFloatInfo) XGDMatrixSetFloatInfo;
+};
+const struct ios_xgb_api *ios_xgb(void);
+
 #include "iosage/model.h"
 
 #define IOS_MAX_SLOTS (1 + IOSAGE_MAX_PATTERNS)

@@ -124,9 +124,9 @@ static iosage_status set_labels(struct trainer *t, int slot, int64_t *pos,
         t->yvalid[i] = (float)target(t->valid.labels[i], slot);
         t->truth[i] = t->yvalid[i] > 0;
     }
-    if (XGDMatrixSetFloatInfo(t->dtrain, "label", t->ytrain,
+    if (ios_xgb()->XGDMatrixSetFloatInfo(t->dtrain, "label", t->ytrain,
                               (bst_ulong)t->train.n) != 0 ||
-        (t->dvalid && XGDMatrixSetFloatInfo(t->dvalid, "label", t->yvalid,
+        (t->dvalid && ios_xgb()->XGDMatrixSetFloatInfo(t->dvalid, "label", t->yvalid,
                                             (bst_ulong)t->valid.n) != 0))
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "labels");
     return IOSAGE_OK;
@@ -218,9 +218,9 @@ static iosage_status trainer_init(struct trainer *t, const iosage_dataset *ds,
 static void trainer_done(struct trainer *t)
 {
     if (t->dtrain)
-        XGDMatrixFree(t->dtrain);
+        ios_xgb()->XGDMatrixFree(t->dtrain);
     if (t->dvalid)
-        XGDMatrixFree(t->dvalid);
+        ios_xgb()->XGDMatrixFree(t->dvalid);
     rows_free(&t->train);
     rows_free(&t->valid);
     free(t->ytrain);

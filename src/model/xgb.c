@@ -9,7 +9,7 @@
  *     SHAP (type 2, exact TreeSHAP) goes through a one-row DMatrix;
  *   - result buffers belong to XGBoost (per thread) and are overwritten by
  *     the next call: every result is copied out at once;
- *   - XGBGetLastError() carries a stack trace: only its first line is kept;
+ *   - ios_xgb()->XGBGetLastError() carries a stack trace: only its first line is kept;
  *   - log lines go to a callback registered per thread.
  */
 #include <inttypes.h>
@@ -28,7 +28,7 @@
 iosage_status ios_xgb_fail(iosage_error *err, iosage_status code,
                            const char *what)
 {
-    const char *e = XGBGetLastError();
+    const char *e = ios_xgb()->XGBGetLastError();
     char line[200];
     if (!e)
         e = "";
@@ -75,7 +75,7 @@ static void log_line(const char *msg)
 
 void ios_xgb_capture_log(void)
 {
-    XGBRegisterLogCallback(log_line);
+    ios_xgb()->XGBRegisterLogCallback(log_line);
 }
 
 const char *ios_xgb_version(void)
@@ -83,7 +83,7 @@ const char *ios_xgb_version(void)
     static char text[32];
     if (!text[0]) {
         int a, b, c;
-        XGBoostVersion(&a, &b, &c);
+        ios_xgb()->XGBoostVersion(&a, &b, &c);
         snprintf(text, sizeof text, "%d.%d.%d", a, b, c);
     }
     return text;
@@ -95,21 +95,21 @@ iosage_status ios_xgb_matrix(const float *x, size_t n, DMatrixHandle *out,
                              iosage_error *err)
 {
     *out = NULL;
-    if (XGDMatrixCreateFromMat(x, (bst_ulong)n, NF, NAN, out) != 0)
+    if (ios_xgb()->XGDMatrixCreateFromMat(x, (bst_ulong)n, NF, NAN, out) != 0)
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "DMatrix");
     return IOSAGE_OK;
 }
 
 static int set_param(BoosterHandle b, const char *name, const char *value)
 {
-    return XGBoosterSetParam(b, name, value);
+    return ios_xgb()->XGBoosterSetParam(b, name, value);
 }
 
 static int set_paramf(BoosterHandle b, const char *name, double value)
 {
     char text[40];
     snprintf(text, sizeof text, "%.17g", value);
-    return XGBoosterSetParam(b, name, text);
+    return ios_xgb()->XGBoosterSetParam(b, name, text);
 }
 
 /* The parameters of every model (P2: validate_parameters=1). */
@@ -141,7 +141,7 @@ static iosage_status valid_loss(BoosterHandle b, const struct ios_boost_job *job
     const bst_ulong *shape;
     bst_ulong dim;
     const float *pred;
-    if (XGBoosterPredictFromDMatrix(b, job->valid, cfg, &shape, &dim, &pred))
+    if (ios_xgb()->XGBoosterPredictFromDMatrix(b, job->valid, cfg, &shape, &dim, &pred))
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "predict");
     double sum = 0;
     for (size_t i = 0; i < job->n_valid; i++) {
@@ -162,7 +162,7 @@ static iosage_status run_rounds(BoosterHandle b, const struct ios_boost_job *job
     double best_loss = INFINITY;
     *best = -1;
     for (int it = 0; it < p->max_rounds; it++) {
-        if (XGBoosterUpdateOneIter(b, it, job->train) != 0)
+        if (ios_xgb()->XGBoosterUpdateOneIter(b, it, job->train) != 0)
             return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "training round");
         if (p->progress)
             p->progress(p->progress_ctx, job->model, job->n_models, job->id,
@@ -192,27 +192,27 @@ iosage_status ios_xgb_boost(const struct ios_boost_job *job,
     BoosterHandle b = NULL;
     *out = NULL;
     *rounds = 0;
-    if (XGBoosterCreate(cache, job->valid ? 2 : 1, &b) != 0)
+    if (ios_xgb()->XGBoosterCreate(cache, job->valid ? 2 : 1, &b) != 0)
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "create booster");
     if (set_params(b, job) != 0) {
-        XGBoosterFree(b);
+        ios_xgb()->XGBoosterFree(b);
         return ios_xgb_fail(err, IOSAGE_E_USAGE, "parameters");
     }
     int best;
     iosage_status st = run_rounds(b, job, &best, err);
     if (st != IOSAGE_OK) {
-        XGBoosterFree(b);
+        ios_xgb()->XGBoosterFree(b);
         return st;
     }
     int done = 0;
-    XGBoosterBoostedRounds(b, &done);
+    ios_xgb()->XGBoosterBoostedRounds(b, &done);
     if (best + 1 < done) {
         BoosterHandle cut = NULL;
-        if (XGBoosterSlice(b, 0, best + 1, 1, &cut) != 0) {
-            XGBoosterFree(b);
+        if (ios_xgb()->XGBoosterSlice(b, 0, best + 1, 1, &cut) != 0) {
+            ios_xgb()->XGBoosterFree(b);
             return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "slice");
         }
-        XGBoosterFree(b);
+        ios_xgb()->XGBoosterFree(b);
         b = cut;
     }
     /* Hand back the model as a bundle will hold it: reloaded from its JSON,
@@ -222,12 +222,12 @@ iosage_status ios_xgb_boost(const struct ios_boost_job *job,
     st = ios_xgb_save(b, &data, &len, err);
     if (st == IOSAGE_OK)
         st = ios_xgb_load(data, len, out, err);
-    XGBoosterFree(b);
+    ios_xgb()->XGBoosterFree(b);
     if (st == IOSAGE_OK)
         st = ios_xgb_threads(*out, job->p->threads, err);
     if (st != IOSAGE_OK) {
         if (*out)
-            XGBoosterFree(*out);
+            ios_xgb()->XGBoosterFree(*out);
         *out = NULL;
         return st;
     }
@@ -259,7 +259,7 @@ iosage_status ios_xgb_predict(BoosterHandle b, const float *x, size_t n,
     const bst_ulong *shape;
     bst_ulong dim;
     const float *pred;
-    if (XGBoosterPredictFromDense(b, arr, cfg, NULL, &shape, &dim, &pred))
+    if (ios_xgb()->XGBoosterPredictFromDense(b, arr, cfg, NULL, &shape, &dim, &pred))
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "predict");
     bst_ulong total = 1;
     for (bst_ulong i = 0; i < dim; i++)
@@ -285,15 +285,15 @@ iosage_status ios_xgb_shap(BoosterHandle b, const float *x, float *contrib,
     const bst_ulong *shape;
     bst_ulong dim;
     const float *out;
-    int rc = XGBoosterPredictFromDMatrix(b, d, cfg, &shape, &dim, &out);
+    int rc = ios_xgb()->XGBoosterPredictFromDMatrix(b, d, cfg, &shape, &dim, &out);
     if (rc == 0 && (dim != 2 || shape[0] != 1 || shape[1] != NF + 1)) {
-        XGDMatrixFree(d);
+        ios_xgb()->XGDMatrixFree(d);
         return ios_fail(err, IOSAGE_E_INTERNAL, NULL, "model", -1,
                         "xgboost: contributions of unexpected shape");
     }
     if (rc == 0)
         memcpy(contrib, out, (NF + 1) * sizeof *contrib);
-    XGDMatrixFree(d);
+    ios_xgb()->XGDMatrixFree(d);
     return rc == 0 ? IOSAGE_OK : ios_xgb_fail(err, IOSAGE_E_INTERNAL, "SHAP");
 }
 
@@ -303,7 +303,7 @@ iosage_status ios_xgb_save(BoosterHandle b, const char **data, size_t *len,
                            iosage_error *err)
 {
     bst_ulong n = 0;
-    if (XGBoosterSaveModelToBuffer(b, "{\"format\": \"json\"}", &n, data))
+    if (ios_xgb()->XGBoosterSaveModelToBuffer(b, "{\"format\": \"json\"}", &n, data))
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "save model");
     *len = (size_t)n;
     return IOSAGE_OK;
@@ -314,15 +314,15 @@ iosage_status ios_xgb_load(const void *data, size_t len, BoosterHandle *out,
 {
     BoosterHandle b = NULL;
     *out = NULL;
-    if (XGBoosterCreate(NULL, 0, &b) != 0)
+    if (ios_xgb()->XGBoosterCreate(NULL, 0, &b) != 0)
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "create booster");
-    if (XGBoosterLoadModelFromBuffer(b, data, (bst_ulong)len) != 0) {
-        XGBoosterFree(b);
+    if (ios_xgb()->XGBoosterLoadModelFromBuffer(b, data, (bst_ulong)len) != 0) {
+        ios_xgb()->XGBoosterFree(b);
         return ios_xgb_fail(err, IOSAGE_E_CORRUPT, "load model");
     }
     bst_ulong nf = 0;
-    if (XGBoosterGetNumFeature(b, &nf) != 0 || nf != NF) {
-        XGBoosterFree(b);
+    if (ios_xgb()->XGBoosterGetNumFeature(b, &nf) != 0 || nf != NF) {
+        ios_xgb()->XGBoosterFree(b);
         return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "model", -1,
                         "model has %llu features, not %d",
                         (unsigned long long)nf, NF);

@@ -775,14 +775,14 @@ static void log_hook_captures(void **state)
     float x[4 * NF] = {0}, y[4] = {0, 1, 0, 1};
     DMatrixHandle d;
     BoosterHandle b;
-    assert_int_equal(XGDMatrixCreateFromMat(x, 4, NF, NAN, &d), 0);
-    assert_int_equal(XGDMatrixSetFloatInfo(d, "label", y, 4), 0);
-    assert_int_equal(XGBoosterCreate(&d, 1, &b), 0);
-    XGBoosterSetParam(b, "validate_parameters", "1");
-    XGBoosterSetParam(b, "max_dpeth", "3");
-    assert_int_equal(XGBoosterUpdateOneIter(b, 0, d), 0);
-    XGBoosterFree(b);
-    XGDMatrixFree(d);
+    assert_int_equal(ios_xgb()->XGDMatrixCreateFromMat(x, 4, NF, NAN, &d), 0);
+    assert_int_equal(ios_xgb()->XGDMatrixSetFloatInfo(d, "label", y, 4), 0);
+    assert_int_equal(ios_xgb()->XGBoosterCreate(&d, 1, &b), 0);
+    ios_xgb()->XGBoosterSetParam(b, "validate_parameters", "1");
+    ios_xgb()->XGBoosterSetParam(b, "max_dpeth", "3");
+    assert_int_equal(ios_xgb()->XGBoosterUpdateOneIter(b, 0, d), 0);
+    ios_xgb()->XGBoosterFree(b);
+    ios_xgb()->XGDMatrixFree(d);
     iosage_model_set_log_hook(NULL, NULL);
     assert_true(n_log_lines >= 1);
 }
