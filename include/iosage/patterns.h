@@ -7,8 +7,9 @@
  * not apply (the text of the design's pattern table), the names of its key
  * features (for the cards), an evidence extractor (the files and ranks that
  * carry the pattern, with numbers) and a threshold rule (the criteria of
- * LABELING.md, used by the rule baseline `iosage rules` and to label logs
- * that have no configuration label).
+ * LABELING.md). The labeler that `iosage label` and the dataset check use
+ * is src/label, which implements the same criteria on its own table: the
+ * two are to be merged; `iosage rules` is the Drishti-like baseline.
  *
  * Adding a pattern is one new file plus one line in src/patterns/registry.c.
  * Patterns are static data: nothing to free. Nothing here prints.

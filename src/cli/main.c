@@ -25,6 +25,7 @@ static const struct command commands[] = {
     {"gen", cmd_gen, "run a benchmark sweep under the tracer: labeled logs"},
     {"train", cmd_train, "train the gate and pattern models: a model bundle"},
     {"label", cmd_label, "apply the LABELING.md criteria: one TSV line per log"},
+    {"rules", cmd_rules, "the Drishti-like threshold baseline: one JSON line per log"},
 };
 
 static void print_help(FILE *out)

@@ -63,6 +63,16 @@ check_line "	MPIIO_INDEP_WRITES	4096	/lus/scratch/demo/out.dat	/lus/scratch	lust
 check_line "	STDIO_BYTES_WRITTEN	2048	/home/demo/run.log	/home	nfs"
 check_line "total_POSIX_BYTES_WRITTEN: 16777216"
 
+# The Drishti-like baseline: one JSON line per log, an error object for an
+# unreadable one (exit 3, the others still evaluated).
+expect "rules help" 0 - 0 "$iosage" rules --help
+expect "rules no log" 2 0 1 "$iosage" rules
+expect "rules bad flag" 2 0 1 "$iosage" rules --bogus "$tmp/demo.darshan"
+expect "rules demo" 0 1 0 "$iosage" rules "$tmp/demo.darshan"
+expect "rules demo and missing" 3 2 1 "$iosage" rules "$tmp/demo.darshan" "$tmp/missing.darshan"
+"$iosage" rules "$tmp/missing.darshan" 2>/dev/null | grep -q '^{"file":".*missing.darshan","error":"' &&
+  pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL rules error line" >&2; }
+
 # A truncated copy: what can be read is printed, the problem is one line, exit 3.
 head -c 1500 "$tmp/demo.darshan" >"$tmp/cut.darshan"
 expect "dump truncated" 3 - 1 "$iosage" dump "$tmp/cut.darshan"

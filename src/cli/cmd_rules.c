@@ -1,0 +1,120 @@
+/*
+ * src/cli/cmd_rules.c - `iosage rules LOG...`: the Drishti-like threshold
+ * baseline (iosage/rules.h) applied to each log, one JSON line per log.
+ *
+ * A log that cannot be read gives {"file":...,"error":...} on stdout and
+ * one line on stderr; the others are still evaluated, and the exit status
+ * is then 3.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "iosage/darshan.h"
+#include "iosage/model.h"
+#include "iosage/rules.h"
+
+static void rules_help(void)
+{
+    fputs("Usage: iosage rules LOG...\n"
+          "\n"
+          "Apply the Drishti-like threshold baseline to each LOG (for\n"
+          "comparison with the trained models; the LABELING.md criteria are\n"
+          "'iosage label'). Thresholds, mapped onto the seven patterns:\n"
+          "  access_granularity      requests < 1 MiB > 10% and > 1000 of reads\n"
+          "                          or of writes\n"
+          "  access_pattern          non-sequential POSIX ops > 20% and > 1000\n"
+          "  metadata_intensity      slowest rank's metadata time > 30 s\n"
+          "  parallelism_efficiency  rank byte imbalance > 15% (shared files, or\n"
+          "                          rank-private bytes)\n"
+          "  interface_choice        MPI-IO with > 1000 ops and no collective\n"
+          "                          call, or shared files written with small\n"
+          "                          requests without collective I/O\n"
+          "  file_strategy           > 10 data files per rank and > 1000 files\n"
+          "  throughput_utilization  syncs > 10% of writes and > 100, or a file\n"
+          "                          read > 2x its extent\n"
+          "No healthy gate. One JSON object per line:\n"
+          "  {\"schema\":1,\"log\":...,\"healthy\":...,\"patterns\":[{\"id\":...,\n"
+          "   \"detected\":...,\"value\":...,\"reason\":...},...]}\n"
+          "A log that cannot be read gives {\"file\":...,\"error\":...}.\n"
+          "\n"
+          "  -h, --help    show this help\n"
+          "\n"
+          "Exit status: 0 every log was evaluated; 2 usage error; 3 a log could\n"
+          "not be read (the others are still evaluated); 4 internal error.\n",
+          stdout);
+}
+
+/* {"file":"...","error":"..."} on stdout, as `iosage detect` prints it. */
+static void print_error_line(const char *path, const iosage_error *err)
+{
+    char msg[800];
+    iosage_error_line(err, msg, sizeof msg);
+    char *line = iosage_model_error_json(path, msg);
+    if (line)
+        printf("%s\n", line);
+    free(line);
+}
+
+/* Evaluate one log; returns CLI_OK or the exit code of its failure. */
+static int rules_one(const char *path)
+{
+    iosage_error err;
+    iosage_log *log = NULL;
+    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, &err);
+    if (st != IOSAGE_OK) {
+        print_error_line(path, &err);
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    struct iosage_rule_result r;
+    st = iosage_rules_eval(log, NULL, &r);
+    iosage_log_free(log);
+    char *js = st == IOSAGE_OK ? iosage_rules_to_json(&r, path) : NULL;
+    if (!js) {
+        fprintf(stderr, "iosage: rules: %s: %s\n", path,
+                st == IOSAGE_OK ? "out of memory" : "evaluation failed");
+        return cli_exit_for(st == IOSAGE_OK ? IOSAGE_E_NOMEM : st);
+    }
+    puts(js);
+    free(js);
+    return CLI_OK;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+    int nlogs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            rules_help();
+            return CLI_OK;
+        }
+        if (strcmp(a, "--") == 0) {
+            nlogs += argc - i - 1;
+            break;
+        }
+        if (a[0] == '-' && a[1] != '\0')
+            return cli_usage_error("rules", "rules: unknown option '%s'", a);
+        nlogs++;
+    }
+    if (nlogs == 0)
+        return cli_usage_error("rules", "rules: no LOG given");
+    int rc = CLI_OK, opts = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (opts && strcmp(a, "--") == 0) {
+            opts = 0;
+            continue;
+        }
+        int one = rules_one(a);
+        if (one != CLI_OK && (rc == CLI_OK || one == CLI_INTERNAL))
+            rc = one;
+    }
+    if (fflush(stdout) != 0) {
+        fputs("iosage: rules: cannot write output\n", stderr);
+        return CLI_INTERNAL;
+    }
+    return rc;
+}
