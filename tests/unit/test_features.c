@@ -53,33 +53,11 @@ static iosage_log *new_log(int64_t nprocs, double run_s)
     return log;
 }
 
-/* A zeroed record in the newest layout of module. */
-static iosage_record *rec_new(int module, const char *name, int64_t rank)
-{
-    iosage_record *r = calloc(1, sizeof *r);
-    assert_non_null(r);
-    r->module = module;
-    r->id = iosage_darshan_hash(name, strlen(name));
-    r->rank = rank;
-    r->n_counters = iosage_counter_count(module);
-    r->n_fcounters = iosage_fcounter_count(module);
-    r->counters = calloc((size_t)r->n_counters + 1, sizeof *r->counters);
-    r->fcounters = calloc((size_t)r->n_fcounters + 1, sizeof *r->fcounters);
-    assert_non_null(r->counters);
-    assert_non_null(r->fcounters);
-    return r;
-}
 
-/* Add r (and its name, unless name is NULL) to log, then free r. */
+/* Add r (and its name, unless NULL) to log, then free r. */
 static void rec_add(iosage_log *log, iosage_record *r, const char *name)
 {
-    iosage_error err;
-    if (name)
-        assert_int_equal(iosage_log_add_name(log, r->id, name, &err), IOSAGE_OK);
-    assert_int_equal(iosage_log_add_record(log, r, &err), IOSAGE_OK);
-    free(r->counters);
-    free(r->fcounters);
-    free(r);
+    assert_int_equal(tu_rec_add(log, r, name), IOSAGE_OK);
 }
 
 static void feats(const iosage_log *log, float *f)
@@ -183,7 +161,7 @@ static void test_classify(void **state)
 static iosage_log *known_log(void)
 {
     iosage_log *log = new_log(4, 10.0);
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/lus/out.dat", -1);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/out.dat", -1);
     int64_t *c = r->counters;
     double *f = r->fcounters;
     c[IOSAGE_POSIX_OPENS] = 8;
@@ -210,7 +188,7 @@ static iosage_log *known_log(void)
     f[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 3.0;
     f[IOSAGE_POSIX_F_FASTEST_RANK_TIME] = 2.0;
     rec_add(log, r, "/lus/out.dat");
-    r = rec_new(IOSAGE_MOD_STDIO, "/home/log.txt", 0);
+    r = tu_rec_new(IOSAGE_MOD_STDIO, "/home/log.txt", 0);
     r->counters[IOSAGE_STDIO_OPENS] = 1;
     r->counters[IOSAGE_STDIO_WRITES] = 10;
     r->counters[IOSAGE_STDIO_BYTES_WRITTEN] = 1000;
@@ -365,7 +343,7 @@ static void test_exact_mib_not_small(void **state)
 {
     (void)state;
     iosage_log *log = new_log(1, 5.0);
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/d/a", 0);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/a", 0);
     r->counters[IOSAGE_POSIX_WRITES] = 100;
     r->counters[IOSAGE_POSIX_READS] = 50;
     r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 100LL * MIB;
@@ -376,7 +354,7 @@ static void test_exact_mib_not_small(void **state)
     r->counters[IOSAGE_POSIX_ACCESS1_COUNT] = 150;
     r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 1.0;
     rec_add(log, r, "/d/a");
-    r = rec_new(IOSAGE_MOD_POSIX, "/d/b", 0);
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/b", 0);
     r->counters[IOSAGE_POSIX_WRITES] = 100;
     r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 100LL * 1000000;
     r->counters[IOSAGE_POSIX_SIZE_WRITE_100K_1M] = 100;
@@ -407,7 +385,7 @@ static void test_minus_one_counters(void **state)
 {
     (void)state;
     iosage_log *log = new_log(2, 5.0);
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/d/old", -1);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/old", -1);
     for (int i = 0; i < r->n_counters; i++)
         r->counters[i] = -1;
     for (int i = 0; i < r->n_fcounters; i++)
@@ -463,7 +441,7 @@ static void test_only_hdf5(void **state)
 {
     (void)state;
     iosage_log *log = new_log(4, 10.0);
-    iosage_record *r = rec_new(IOSAGE_MOD_H5F, "/d/x.h5", -1);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_H5F, "/d/x.h5", -1);
     r->counters[IOSAGE_H5F_OPENS] = 4;
     r->fcounters[IOSAGE_H5F_F_META_TIME] = 1.0;
     rec_add(log, r, "/d/x.h5");
@@ -482,7 +460,7 @@ static void test_garbage_counters(void **state)
     int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO, IOSAGE_MOD_DFS};
     for (int m = 0; m < 4; m++)
         for (int64_t rank = -1; rank < 3; rank++) {
-            iosage_record *r = rec_new(mods[m], "/d/garbage", rank);
+            iosage_record *r = tu_rec_new(mods[m], "/d/garbage", rank);
             for (int i = 0; i < r->n_counters; i++)
                 r->counters[i] = (i % 3) ? INT64_MAX : INT64_MAX - i;
             for (int i = 0; i < r->n_fcounters; i++)
@@ -515,16 +493,16 @@ static void test_table_names_lustre_classes(void **state)
 {
     (void)state;
     iosage_log *log = new_log(2, 5.0);
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/lus/big", -1);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/big", -1);
     r->counters[IOSAGE_POSIX_WRITES] = 2;
     r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 2 * MIB;
     rec_add(log, r, "/lus/big");
-    r = rec_new(IOSAGE_MOD_POSIX, "unnamed", 1);
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "unnamed", 1);
     r->counters[IOSAGE_POSIX_READS] = 1;
     r->counters[IOSAGE_POSIX_BYTES_READ] = 10;
     uint64_t unnamed = r->id;
     rec_add(log, r, NULL);
-    r = rec_new(IOSAGE_MOD_POSIX, "/usr/lib64/libm.so.6", 0);
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/usr/lib64/libm.so.6", 0);
     r->counters[IOSAGE_POSIX_READS] = 1;
     r->counters[IOSAGE_POSIX_BYTES_READ] = 100;
     rec_add(log, r, "/usr/lib64/libm.so.6");
@@ -589,7 +567,7 @@ static void test_table_names_lustre_classes(void **state)
  */
 static void add_shared_input(iosage_log *log, int64_t n)
 {
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, "/lus/in.dat", -1);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/in.dat", -1);
     int64_t *c = r->counters;
     c[IOSAGE_POSIX_OPENS] = n;
     c[IOSAGE_POSIX_READS] = 256 * n;
@@ -616,7 +594,7 @@ static void add_private_output(iosage_log *log, int64_t rank)
 {
     char name[64];
     snprintf(name, sizeof name, "/lus/out.%05lld", (long long)rank);
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, name, rank);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, rank);
     int64_t *c = r->counters;
     c[IOSAGE_POSIX_OPENS] = 1;
     c[IOSAGE_POSIX_STATS] = 1;
@@ -636,7 +614,7 @@ static void add_private_output(iosage_log *log, int64_t rank)
 
 static void add_checkpoint(iosage_log *log, int64_t n)
 {
-    iosage_record *r = rec_new(IOSAGE_MOD_MPIIO, "/lus/ckpt", -1);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_MPIIO, "/lus/ckpt", -1);
     int64_t *c = r->counters;
     c[IOSAGE_MPIIO_COLL_OPENS] = n;
     c[IOSAGE_MPIIO_COLL_WRITES] = 16 * n;
@@ -655,7 +633,7 @@ static void add_checkpoint(iosage_log *log, int64_t n)
     r->fcounters[IOSAGE_MPIIO_F_FASTEST_RANK_TIME] = 2.0;
     r->fcounters[IOSAGE_MPIIO_F_VARIANCE_RANK_TIME] = 0.0025;
     rec_add(log, r, "/lus/ckpt");
-    r = rec_new(IOSAGE_MOD_POSIX, "/lus/ckpt", -1);
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/ckpt", -1);
     c = r->counters;
     c[IOSAGE_POSIX_OPENS] = n;
     c[IOSAGE_POSIX_WRITES] = 4 * n;

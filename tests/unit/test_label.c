@@ -44,31 +44,11 @@ static iosage_log *new_job(int64_t nprocs, double run)
     return log;
 }
 
-/* A zeroed record of module for path (its id is the hash of path). */
-static iosage_record *rec_new(int module, const char *path, int64_t rank)
-{
-    iosage_record *r = calloc(1, sizeof *r);
-    assert_non_null(r);
-    r->module = module;
-    r->id = iosage_darshan_hash(path, strlen(path));
-    r->rank = rank;
-    r->n_counters = iosage_counter_count(module);
-    r->n_fcounters = iosage_fcounter_count(module);
-    r->counters = calloc((size_t)r->n_counters + 1, sizeof *r->counters);
-    r->fcounters = calloc((size_t)r->n_fcounters + 1, sizeof *r->fcounters);
-    assert_non_null(r->counters);
-    assert_non_null(r->fcounters);
-    return r;
-}
 
-/* Add r (and its name) to log, then free r. */
-static void rec_add(iosage_log *log, iosage_record *r, const char *path)
+/* Add r (and its name, unless NULL) to log, then free r. */
+static void rec_add(iosage_log *log, iosage_record *r, const char *name)
 {
-    assert_int_equal(iosage_log_add_name(log, r->id, path, NULL), IOSAGE_OK);
-    assert_int_equal(iosage_log_add_record(log, r, NULL), IOSAGE_OK);
-    free(r->counters);
-    free(r->fcounters);
-    free(r);
+    assert_int_equal(tu_rec_add(log, r, name), IOSAGE_OK);
 }
 
 /* A POSIX record of writes of one size (bytes each), sequential, with the
@@ -76,7 +56,7 @@ static void rec_add(iosage_log *log, iosage_record *r, const char *path)
 static iosage_record *posix_writes(const char *path, int64_t rank, int64_t n,
                                    int64_t size, double t_write, double t_meta)
 {
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, path, rank);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, path, rank);
     int64_t *c = r->counters;
     c[IOSAGE_POSIX_OPENS] = 1;
     c[IOSAGE_POSIX_WRITES] = n;
@@ -245,7 +225,7 @@ static void test_ag_stdio_and_streams(void **state)
     static const char *const paths[2] = {"/data/log.txt", "<STDOUT>"};
     for (int k = 0; k < 2; k++) {
         iosage_log *log = new_job(1, 10);
-        iosage_record *rec = rec_new(IOSAGE_MOD_STDIO, paths[k], 0);
+        iosage_record *rec = tu_rec_new(IOSAGE_MOD_STDIO, paths[k], 0);
         rec->counters[IOSAGE_STDIO_OPENS] = 1;
         rec->counters[IOSAGE_STDIO_WRITES] = 2000;
         rec->counters[IOSAGE_STDIO_BYTES_WRITTEN] = 2000 * 100;
@@ -349,7 +329,7 @@ static void test_pe_shared_record(void **state)
 static struct iosage_label_result ap_job(int64_t reads, int64_t seq)
 {
     iosage_log *log = new_job(1, 10);
-    iosage_record *rec = rec_new(IOSAGE_MOD_POSIX, "/data/in", 0);
+    iosage_record *rec = tu_rec_new(IOSAGE_MOD_POSIX, "/data/in", 0);
     int64_t *c = rec->counters;
     c[IOSAGE_POSIX_OPENS] = 1;
     c[IOSAGE_POSIX_READS] = reads;
@@ -416,7 +396,7 @@ static void test_ic_mpiio(void **state)
     static const int64_t indep[2] = {89, 91};
     for (int k = 0; k < 2; k++) {
         iosage_log *log = new_job(4, 10);
-        iosage_record *m = rec_new(IOSAGE_MOD_MPIIO, "/data/shared", -1);
+        iosage_record *m = tu_rec_new(IOSAGE_MOD_MPIIO, "/data/shared", -1);
         int64_t *c = m->counters;
         c[IOSAGE_MPIIO_COLL_OPENS] = 4;
         c[IOSAGE_MPIIO_INDEP_WRITES] = 4 * indep[k];
@@ -501,7 +481,7 @@ static void test_tu_sync(void **state)
 static struct iosage_label_result reread_job(int64_t bytes_read)
 {
     iosage_log *log = new_job(1, 50);
-    iosage_record *rec = rec_new(IOSAGE_MOD_POSIX, "/data/in", 0);
+    iosage_record *rec = tu_rec_new(IOSAGE_MOD_POSIX, "/data/in", 0);
     int64_t *c = rec->counters;
     c[IOSAGE_POSIX_OPENS] = 1;
     c[IOSAGE_POSIX_READS] = bytes_read / MIB;

@@ -48,37 +48,18 @@ static iosage_log *new_log(int64_t nprocs, double run_s)
     return log;
 }
 
-static iosage_record *rec_new(int module, const char *name, int64_t rank)
-{
-    iosage_record *r = calloc(1, sizeof *r);
-    assert_non_null(r);
-    r->module = module;
-    r->id = iosage_darshan_hash(name, strlen(name));
-    r->rank = rank;
-    r->n_counters = iosage_counter_count(module);
-    r->n_fcounters = iosage_fcounter_count(module);
-    r->counters = calloc((size_t)r->n_counters + 1, sizeof *r->counters);
-    r->fcounters = calloc((size_t)r->n_fcounters + 1, sizeof *r->fcounters);
-    assert_non_null(r->counters);
-    assert_non_null(r->fcounters);
-    return r;
-}
 
+/* Add r (and its name, unless NULL) to log, then free r. */
 static void rec_add(iosage_log *log, iosage_record *r, const char *name)
 {
-    if (name)
-        assert_int_equal(iosage_log_add_name(log, r->id, name, NULL), IOSAGE_OK);
-    assert_int_equal(iosage_log_add_record(log, r, NULL), IOSAGE_OK);
-    free(r->counters);
-    free(r->fcounters);
-    free(r);
+    assert_int_equal(tu_rec_add(log, r, name), IOSAGE_OK);
 }
 
 /* A POSIX record of writes (bin = write size bin index 0..9). */
 static iosage_record *posix_writes(const char *name, int64_t rank, int64_t n,
                                    int64_t size, int bin, double secs)
 {
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, name, rank);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, rank);
     int64_t *c = r->counters;
     c[IOSAGE_POSIX_OPENS] = rank < 0 ? 4 : 1;
     c[IOSAGE_POSIX_WRITES] = n;
@@ -177,7 +158,7 @@ static iosage_record *mixed_writes(const char *name, int64_t rank, int64_t nsmal
 static iosage_record *posix_reads(const char *name, int64_t rank, int64_t n,
                                   int64_t nseq)
 {
-    iosage_record *r = rec_new(IOSAGE_MOD_POSIX, name, rank);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, rank);
     int64_t *c = r->counters;
     c[IOSAGE_POSIX_OPENS] = 1;
     c[IOSAGE_POSIX_READS] = n;
@@ -328,7 +309,7 @@ static void test_parallelism_unique(void **state)
 /* An MPI-IO record of n independent and ncoll collective writes of 2 MiB. */
 static iosage_record *mpiio_writes(const char *name, int64_t n, int64_t ncoll)
 {
-    iosage_record *r = rec_new(IOSAGE_MOD_MPIIO, name, -1);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_MPIIO, name, -1);
     r->counters[IOSAGE_MPIIO_INDEP_WRITES] = n;
     r->counters[IOSAGE_MPIIO_COLL_WRITES] = ncoll;
     r->counters[IOSAGE_MPIIO_BYTES_WRITTEN] = (n + ncoll) * 2 * MIB;

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "iosage/counters.h"
+
 const char *tu_shared_logs(void)
 {
     const char *env = getenv("IOSAGE_SHARED_LOGS");
@@ -98,4 +100,41 @@ char *tu_mkdtemp(void)
         return NULL;
     }
     return path;
+}
+
+iosage_record *tu_rec_new(int module, const char *name, int64_t rank)
+{
+    iosage_record *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    r->module = module;
+    r->id = iosage_darshan_hash(name, strlen(name));
+    r->rank = rank;
+    r->n_counters = iosage_counter_count(module);
+    r->n_fcounters = iosage_fcounter_count(module);
+    r->counters = calloc((size_t)r->n_counters + 1, sizeof *r->counters);
+    r->fcounters = calloc((size_t)r->n_fcounters + 1, sizeof *r->fcounters);
+    if (!r->counters || !r->fcounters)
+        abort();
+    return r;
+}
+
+void tu_rec_free(iosage_record *r)
+{
+    if (!r)
+        return;
+    free(r->counters);
+    free(r->fcounters);
+    free(r);
+}
+
+iosage_status tu_rec_add(iosage_log *log, iosage_record *r, const char *name)
+{
+    iosage_status st = IOSAGE_OK;
+    if (name)
+        st = iosage_log_add_name(log, r->id, name, NULL);
+    if (st == IOSAGE_OK)
+        st = iosage_log_add_record(log, r, NULL);
+    tu_rec_free(r);
+    return st;
 }

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "iosage/darshan.h"
+
 /* Directory of the shared real logs, or NULL when it is absent (tests that
  * need it then skip with a message). */
 const char *tu_shared_logs(void);
@@ -19,5 +21,14 @@ void tu_free_list(char **list);
 
 /* A fresh temporary directory under $TMPDIR or /tmp (malloc'd path). */
 char *tu_mkdtemp(void);
+
+/* A record of module in the newest layout, counters all zero, id = hash of
+ * name. Never NULL (aborts the test on no memory). Free it with
+ * tu_rec_add, or tu_rec_free. */
+iosage_record *tu_rec_new(int module, const char *name, int64_t rank);
+void tu_rec_free(iosage_record *r);
+
+/* Add name (unless NULL) and a copy of r to log, then free r. */
+iosage_status tu_rec_add(iosage_log *log, iosage_record *r, const char *name);
 
 #endif
