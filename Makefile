@@ -3,7 +3,8 @@
 #   make            build build/iosage and the library (release)
 #   make demo       write a log with the library, then dump it
 #   make check      build with ASan+UBSan and run every test
-#   make bench      time reading and dumping the shared log corpus
+#   make bench      time reading, dumping and batch analysis (logs per second)
+#   make eval       the evaluation tables of docs/evaluation.md
 #   make fuzz       run the libFuzzer reader target (FUZZ_SECONDS, default 60)
 #   make dataset    regenerate data/bench-runs from bench/sweeps/default.sweep
 #   make deps       install the Debian packages the build needs
@@ -16,7 +17,7 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build demo check bench fuzz dataset deps deps-check install clean
+.PHONY: all build demo check bench eval fuzz dataset deps deps-check install clean
 
 all: build
 
@@ -38,6 +39,10 @@ check: deps-check
 bench: build
 	scripts/bench.sh $(BUILD)/iosage
 	trace/bench/overhead.sh $(BUILD)
+	@if [ -x scripts/bench-batch.sh ]; then scripts/bench-batch.sh $(BUILD); fi
+
+eval: build
+	scripts/eval.sh $(BUILD)/iosage
 
 fuzz: deps-check
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -9,7 +9,10 @@
 #ifndef IOSAGE_CLI_H
 #define IOSAGE_CLI_H
 
+#include <stddef.h>
+
 #include "iosage/error.h"
+#include "iosage/model.h"
 
 enum cli_exit {
     CLI_OK = 0,       /* all inputs read */
@@ -34,6 +37,17 @@ int cli_exit_for(iosage_status st);
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
 
+/* The model bundle of dir (--model), or the embedded one when dir is NULL,
+ * with XGBoost using `threads` threads. Prints the reason and returns an
+ * exit code (CLI_BADINPUT, CLI_INTERNAL) on failure; *m is then NULL. */
+int cli_open_model(const char *dir, int threads, iosage_model **m);
+
+/* A file of the embedded bundle by name ("cards.json"), or NULL. */
+const unsigned char *cli_embedded_file(const char *name, size_t *size);
+
+int cmd_analyze(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_eval(int argc, char **argv);

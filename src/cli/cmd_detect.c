@@ -14,9 +14,6 @@
 #include "cli/cli.h"
 #include "iosage/darshan.h"
 #include "iosage/model.h"
-#include "model/embedded.h"
-
-#define MAX_EMBEDDED_FILES 64
 
 static void detect_help(void)
 {
@@ -95,37 +92,6 @@ static int parse_detect_args(int argc, char **argv, struct detect_args *a,
     return CLI_OK;
 }
 
-/* The bundle of --model, else the embedded one; prints why on failure. */
-static int open_model(const struct detect_args *a, iosage_model **m)
-{
-    iosage_error err;
-    iosage_status st;
-    if (a->model_dir) {
-        st = iosage_model_load(a->model_dir, m, &err);
-    } else {
-        struct iosage_model_file files[MAX_EMBEDDED_FILES];
-        size_t n = ios_embedded_model(files, MAX_EMBEDDED_FILES);
-        if (n == 0) {
-            fputs("iosage: no model bundle: train one with `iosage train`, or "
-                  "pass --model DIR\n", stderr);
-            return CLI_BADINPUT;
-        }
-        if (n > MAX_EMBEDDED_FILES) {
-            fprintf(stderr, "iosage: the embedded model bundle has %zu files, "
-                    "more than the %d iosage reads\n", n, MAX_EMBEDDED_FILES);
-            return CLI_INTERNAL;
-        }
-        st = iosage_model_load_mem(files, n, "embedded model bundle", m, &err);
-    }
-    if (st == IOSAGE_OK)
-        st = iosage_model_set_threads(*m, a->threads, &err);
-    if (st != IOSAGE_OK) {
-        cli_print_error(&err);
-        return cli_exit_for(st);
-    }
-    return CLI_OK;
-}
-
 /* One log: its JSON line on stdout. Returns the status of reading it. */
 static iosage_status detect_one(const iosage_model *m, const char *path,
                                 int shap)
@@ -162,7 +128,7 @@ int cmd_detect(int argc, char **argv)
     if (rc != CLI_OK || done)
         return rc;
     iosage_model *m = NULL;
-    rc = open_model(&a, &m);
+    rc = cli_open_model(a.model_dir, a.threads, &m);
     if (rc != CLI_OK)
         return rc;
     int failed = 0, internal = 0;

@@ -19,6 +19,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"analyze", cmd_analyze, "patterns, evidence and ranked changes for one log"},
+    {"batch", cmd_batch, "detect patterns in many logs (threads or MPI): JSONL/CSV"},
     {"detect", cmd_detect, "which I/O bottleneck patterns each log has (JSON lines)"},
     {"dump", cmd_dump, "print a log as darshan-parser does (--all, --dxt, ...)"},
     {"eval", cmd_eval, "score a model bundle on a dataset split (F1, Hamming loss)"},
@@ -26,6 +28,7 @@ static const struct command commands[] = {
     {"train", cmd_train, "train the gate and pattern models: a model bundle"},
     {"label", cmd_label, "apply the LABELING.md criteria: one TSV line per log"},
     {"rules", cmd_rules, "the Drishti-like threshold baseline: one JSON line per log"},
+    {"validate", cmd_validate, "measure a recommended change in paired benchmark runs"},
 };
 
 static void print_help(FILE *out)

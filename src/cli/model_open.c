@@ -1,0 +1,72 @@
+/*
+ * src/cli/model_open.c - the model bundle a command uses: the directory of
+ * --model, else the bundle built into the binary (models/default at build
+ * time, see cmake/embed_model.cmake).
+ */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "model/embedded.h"
+
+#define MAX_EMBEDDED_FILES 64
+
+/* The embedded bundle's files, or 0 (with the reason printed). */
+static size_t embedded_files(struct iosage_model_file *files)
+{
+    size_t n = ios_embedded_model(files, MAX_EMBEDDED_FILES);
+    if (n == 0) {
+        fputs("iosage: no model bundle: train one with `iosage train`, or "
+              "pass --model DIR\n", stderr);
+        return 0;
+    }
+    if (n > MAX_EMBEDDED_FILES) {
+        fprintf(stderr, "iosage: the embedded model bundle has %zu files, "
+                "more than the %d iosage reads\n", n, MAX_EMBEDDED_FILES);
+        return 0;
+    }
+    return n;
+}
+
+int cli_open_model(const char *dir, int threads, iosage_model **m)
+{
+    iosage_error err;
+    iosage_status st;
+    *m = NULL;
+    if (dir) {
+        st = iosage_model_load(dir, m, &err);
+    } else {
+        struct iosage_model_file files[MAX_EMBEDDED_FILES];
+        size_t n = embedded_files(files);
+        if (n == 0)
+            return CLI_BADINPUT;
+        st = iosage_model_load_mem(files, n, "embedded model bundle", m, &err);
+    }
+    if (st == IOSAGE_OK)
+        st = iosage_model_set_threads(*m, threads, &err);
+    if (st != IOSAGE_OK) {
+        iosage_model_free(*m);
+        *m = NULL;
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    return CLI_OK;
+}
+
+const unsigned char *cli_embedded_file(const char *name, size_t *size)
+{
+    struct iosage_model_file files[MAX_EMBEDDED_FILES];
+    size_t n = ios_embedded_model(files, MAX_EMBEDDED_FILES);
+    if (n > MAX_EMBEDDED_FILES)
+        n = MAX_EMBEDDED_FILES;
+    for (size_t i = 0; i < n; i++) {
+        const char *a = files[i].name, *b = name;
+        while (*a && *a == *b)
+            a++, b++;
+        if (*a == *b) {
+            *size = files[i].size;
+            return files[i].data;
+        }
+    }
+    *size = 0;
+    return NULL;
+}
