@@ -1,7 +1,8 @@
 # iosage - a thin wrapper over CMake. Everything real lives in CMakeLists.txt.
 #
 #   make            build build/iosage and the library (release)
-#   make demo       write a log with the library, then dump it
+#   make demo       run a kernel with a known bottleneck under the tracer,
+#                   then analyze its log offline
 #   make check      build with ASan+UBSan and run every test
 #   make bench      time reading, dumping and batch analysis (logs per second)
 #   make eval       the evaluation tables of docs/evaluation.md
@@ -26,8 +27,7 @@ build: deps-check
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	./$(BUILD)/iosage-example-writer $(BUILD)/demo.darshan
-	./$(BUILD)/iosage dump $(BUILD)/demo.darshan
+	scripts/demo.sh $(BUILD)
 
 check: deps-check
 	cmake -S . -B $(CHECK_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DIOSAGE_SANITIZE=ON >/dev/null
