@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "iosage/advise.h"
 #include "iosage/model.h"
 
 static void train_help(void)
@@ -25,7 +26,9 @@ static void train_help(void)
           "XGBoost model per pattern on the train split, stop early and choose\n"
           "each model's threshold on the validation split, and write the bundle\n"
           "to DIR: bundle.json (thresholds, feature schema, data hash, metrics on\n"
-          "the validation, test and ood splits) and one JSON model per model.\n"
+          "the validation, test and ood splits), one JSON model per model, and\n"
+          "cards.json (per pattern: quartiles of its key features among train\n"
+          "runs with and without it, the change and when it does not apply).\n"
           "The same dataset and seed give byte-identical files. A log that\n"
           "cannot be read is reported and skipped.\n"
           "\n"
@@ -168,6 +171,26 @@ static void on_xgb_line(void *ctx, const char *msg)
 
 /* --- The command --------------------------------------------------------- */
 
+/* The cards of the dataset, written to dir/cards.json. */
+static iosage_status save_cards(const iosage_dataset *ds, const char *dir,
+                                iosage_error *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/cards.json", dir) >= (int)sizeof path) {
+        memset(err, 0, sizeof *err);
+        err->code = IOSAGE_E_USAGE;
+        snprintf(err->path, sizeof err->path, "%s", dir);
+        snprintf(err->msg, sizeof err->msg, "output directory name too long");
+        return IOSAGE_E_USAGE;
+    }
+    iosage_cards *c = NULL;
+    iosage_status st = iosage_cards_build(ds, &c, err);
+    if (st == IOSAGE_OK)
+        st = iosage_cards_save(c, path, err);
+    iosage_cards_free(c);
+    return st;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -221,6 +244,8 @@ int cmd_train(int argc, char **argv)
     }
     if (st == IOSAGE_OK)
         st = iosage_model_save(m, a.out, &err);
+    if (st == IOSAGE_OK)
+        st = save_cards(ds, a.out, &err);
     clear_line(&pr);
     if (st != IOSAGE_OK) {
         if (err.path[0] == '\0')

@@ -1,0 +1,92 @@
+/*
+ * src/advise/internal.h - what the files of src/advise share.
+ *
+ * Files, in reading order:
+ *   cards.c     cards: quartiles of key features from a dataset, cards.json
+ *   config.c    config files: reading, classifying (config_kind.c) and the
+ *               recognised settings (config_keys.c)
+ *   changes.c   the change ids of docs/report.md with their texts
+ *   findings.c  per detected pattern: I/O time share, evidence, change id
+ *   summary.c   job, summary and charts sections of the document
+ *   offline.c   offline advice: change texts naming the setting, ranking
+ *   report.c    iosage_report_build: the whole document
+ *   prompt.c    the LLM prompt
+ *   reply.c     validation of an LLM reply
+ */
+#ifndef IOS_ADVISE_INTERNAL_H
+#define IOS_ADVISE_INTERNAL_H
+
+#include <jansson.h>
+
+#include "darshan/internal.h"
+#include "features/internal.h"
+#include "iosage/advise.h"
+#include "patterns/internal.h"
+
+/* --- Change ids (changes.c) ----------------------------------------------- */
+
+struct adv_change {
+    const char *pattern;  /* pattern id */
+    const char *id;       /* change id */
+    const char *text;     /* what to do (docs/report.md) */
+    const char *effect;   /* the expected effect */
+    const char *when_not; /* when not to apply */
+};
+
+/* The change of (pattern, id), or NULL. */
+const struct adv_change *adv_change_find(const char *pattern, const char *id);
+
+/* Root-cause order of a pattern id for ranking ties: 0 first; unknown ids
+ * last. */
+int adv_pattern_order(const char *pattern);
+
+/* --- Findings (findings.c) ------------------------------------------------- */
+
+struct adv_finding {
+    int pattern;            /* registry index */
+    double share;           /* share of the job's I/O time that carries it */
+    const char *change_id;  /* chosen from the evidence */
+    int row;                /* table row of the main file, or -1 */
+    double score;
+    struct iosage_evidence ev; /* the registry's evidence lines, then ours */
+};
+
+/* Analyze detected pattern k of the registry on a log and its table. */
+void adv_finding_make(const iosage_log *log, const iosage_file_table *t,
+                      int k, double score, struct adv_finding *f);
+
+/* Sort findings: share (whole percent) descending, then root-cause order,
+ * then score descending. */
+void adv_findings_sort(struct adv_finding *f, int n);
+
+/* --- Document sections (summary.c) ----------------------------------------- */
+
+/* Add "job", "summary" and "charts" to doc. 0, or -1 on no memory. */
+int adv_add_job_summary(json_t *doc, const iosage_log *log,
+                        const iosage_file_table *t);
+
+/* Per-rank chart {"rank", "bytes", "time", "truncated"}, or NULL (memory). */
+json_t *adv_rank_chart(const iosage_log *log, const iosage_file_table *t);
+
+/* --- Offline advice (offline.c) -------------------------------------------- */
+
+/* One change object of docs/report.md for finding f (rank set by caller). */
+json_t *adv_offline_change(const struct adv_finding *f,
+                           const iosage_file_table *t,
+                           const struct iosage_config *const *configs,
+                           size_t n_configs);
+
+/* --- JSON helpers (report.c) ----------------------------------------------- */
+
+/* A JSON string of s with bytes that are not UTF-8 replaced by U+FFFD;
+ * json_null() for NULL. */
+json_t *adv_str(const char *s);
+
+/* A finite real, or 0 for NaN/inf. */
+json_t *adv_real(double v);
+
+/* Set key of obj to a new reference v; returns -1 when v is NULL or the set
+ * fails (v is released). */
+int adv_set(json_t *obj, const char *key, json_t *v);
+
+#endif

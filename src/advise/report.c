@@ -1,0 +1,317 @@
+/*
+ * src/advise/report.c - iosage_report_build: the report document of
+ * docs/report.md for one log, with offline advice.
+ *
+ * Keys appear in the order of docs/report.md. Findings and changes exist
+ * only for the patterns the detection reported: a healthy job has
+ * findings [] and advice.changes [].
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise/internal.h"
+
+#ifndef IOSAGE_VERSION
+#define IOSAGE_VERSION "0"
+#endif
+
+/* --- JSON helpers --------------------------------------------------------------- */
+
+json_t *adv_str(const char *s)
+{
+    if (!s)
+        return json_null();
+    size_t n = strlen(s);
+    json_t *j = json_stringn(s, n);
+    if (j)
+        return j;
+    /* not UTF-8: replace each bad byte by U+FFFD */
+    char *buf = malloc(3 * n + 1);
+    if (!buf)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        json_t *one = NULL;
+        size_t k = 1;
+        if (c >= 0x80) { /* try the longest valid sequence here */
+            for (k = 4; k >= 2; k--)
+                if (i + k <= n && (one = json_stringn(s + i, k)) != NULL)
+                    break;
+        }
+        if (one) {
+            memcpy(buf + o, s + i, k);
+            o += k;
+            i += k - 1;
+            json_decref(one);
+        } else if (c < 0x80) {
+            buf[o++] = (char)c;
+        } else {
+            memcpy(buf + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+        }
+    }
+    j = json_stringn(buf, o);
+    free(buf);
+    return j;
+}
+
+json_t *adv_real(double v)
+{
+    return json_real(isfinite(v) ? v : 0.0);
+}
+
+int adv_set(json_t *obj, const char *key, json_t *v)
+{
+    if (!v)
+        return -1;
+    return json_object_set_new(obj, key, v) != 0 ? -1 : 0;
+}
+
+static int warn(json_t *warnings, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int warn(json_t *warnings, const char *fmt, ...)
+{
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    return json_array_append_new(warnings, adv_str(line)) != 0 ? -1 : 0;
+}
+
+/* --- detection ------------------------------------------------------------------ */
+
+static json_t *shap_json(const struct iosage_advise_input *in, int k,
+                         iosage_error *err)
+{
+    float contrib[IOSAGE_NUM_FEATURES + 1];
+    struct iosage_contribution top[IOSAGE_SHAP_TOP];
+    if (iosage_model_explain(in->model, k, in->features, contrib, NULL, err) !=
+        IOSAGE_OK)
+        return NULL;
+    int n = iosage_model_top_contributions(in->features, contrib,
+                                           IOSAGE_SHAP_TOP, top);
+    json_t *arr = json_array();
+    for (int i = 0; arr && i < n; i++)
+        if (json_array_append_new(arr, json_pack("{s:s,s:o,s:o}", "feature",
+                                  iosage_feature_name(top[i].feature), "value",
+                                  adv_real(top[i].value), "contribution",
+                                  adv_real(top[i].contribution))) != 0) {
+            json_decref(arr);
+            return NULL;
+        }
+    return arr;
+}
+
+static double threshold(const iosage_model *m, int model)
+{
+    double t = m ? iosage_model_threshold(m, model) : NAN;
+    return isfinite(t) ? t : 0.5;
+}
+
+static json_t *pattern_json(const struct iosage_advise_input *in, int k,
+                            iosage_error *err)
+{
+    const struct iosage_pattern *p = iosage_pattern_get(k);
+    const struct iosage_detection *d = in->det;
+    int detected = !d->healthy && k < d->n_patterns && d->detected[k];
+    json_t *o = json_pack("{s:s,s:s,s:o,s:o,s:b}", "id", p->id, "name", p->name,
+                          "score", adv_real(k < d->n_patterns ? d->score[k] : 0.0),
+                          "threshold", adv_real(threshold(in->model, k)),
+                          "detected", detected);
+    if (o && detected && in->model && adv_set(o, "shap", shap_json(in, k, err))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *detection_json(const struct iosage_advise_input *in,
+                              iosage_error *err)
+{
+    const struct iosage_detection *d = in->det;
+    json_t *pats = json_array();
+    for (int k = 0; pats && k < iosage_pattern_count(); k++)
+        if (json_array_append_new(pats, pattern_json(in, k, err)) != 0) {
+            json_decref(pats);
+            return NULL;
+        }
+    return json_pack("{s:s,s:b,s:o,s:o,s:b,s:o}", "model",
+                     in->model ? iosage_model_source(in->model) : "none",
+                     "healthy", d->healthy, "gate_score", adv_real(d->gate_score),
+                     "gate_threshold", adv_real(threshold(in->model,
+                                                          IOSAGE_MODEL_GATE)),
+                     "gate_only", d->gate_only, "patterns", pats);
+}
+
+/* --- findings ------------------------------------------------------------------- */
+
+static json_t *quart_json(const struct iosage_quartiles *q)
+{
+    return json_pack("{s:o,s:o,s:o}", "q1", adv_real(q->q1), "median",
+                     adv_real(q->median), "q3", adv_real(q->q3));
+}
+
+static json_t *card_json(const struct iosage_card *c, const float *x)
+{
+    json_t *feats = json_array();
+    for (int i = 0; feats && i < c->n_features; i++) {
+        const struct iosage_card_feature *cf = &c->features[i];
+        double v = cf->index >= 0 ? (double)x[cf->index] : 0.0;
+        if (json_array_append_new(feats, json_pack("{s:s,s:o,s:o,s:o}", "name",
+                                  cf->name, "value", adv_real(v), "with",
+                                  quart_json(&cf->with), "without",
+                                  quart_json(&cf->without))) != 0) {
+            json_decref(feats);
+            return NULL;
+        }
+    }
+    return json_pack("{s:o,s:s,s:s}", "features", feats, "change", c->change,
+                     "not_applicable", c->not_applicable);
+}
+
+static json_t *finding_json(const struct iosage_advise_input *in,
+                            const struct adv_finding *f)
+{
+    const struct iosage_pattern *p = iosage_pattern_get(f->pattern);
+    json_t *ev = json_array();
+    for (int i = 0; ev && i < f->ev.n_lines; i++)
+        if (json_array_append_new(ev, adv_str(f->ev.line[i])) != 0) {
+            json_decref(ev);
+            ev = NULL;
+        }
+    json_t *o = json_pack("{s:s,s:s,s:o,s:o,s:o}", "pattern", p->id, "name",
+                          p->name, "score", adv_real(f->score), "io_time_share",
+                          adv_real(f->share), "evidence", ev);
+    const struct iosage_card *c = iosage_cards_get(in->cards, p->id);
+    if (o && c && adv_set(o, "card", card_json(c, in->features))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Findings and offline changes, in ranked order, into the two arrays. */
+static int findings_and_changes(const struct iosage_advise_input *in,
+                                json_t *findings, json_t *changes)
+{
+    struct adv_finding f[IOSAGE_MAX_PATTERNS];
+    int n = 0;
+    const struct iosage_detection *d = in->det;
+    for (int k = 0; !d->healthy && k < d->n_patterns &&
+                    k < iosage_pattern_count(); k++)
+        if (d->detected[k])
+            adv_finding_make(in->log, in->table, k, d->score[k], &f[n++]);
+    adv_findings_sort(f, n);
+    for (int i = 0; i < n; i++) {
+        json_t *ch = adv_offline_change(&f[i], in->table, in->configs,
+                                        in->n_configs);
+        if (!ch || json_object_set_new(ch, "rank", json_integer(i + 1)) != 0 ||
+            json_array_append_new(changes, ch) != 0 ||
+            json_array_append_new(findings, finding_json(in, &f[i])) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* --- configs -------------------------------------------------------------------- */
+
+static json_t *config_json(const struct iosage_config *c, json_t *warnings)
+{
+    json_t *set = json_array();
+    for (size_t i = 0; set && i < c->n_settings; i++) {
+        const struct iosage_config_setting *s = &c->settings[i];
+        if (json_array_append_new(set, json_pack("{s:o,s:o,s:i}", "key",
+                                  adv_str(s->key), "value", adv_str(s->value),
+                                  "line", s->line)) != 0) {
+            json_decref(set);
+            return NULL;
+        }
+    }
+    if (c->truncated)
+        warn(warnings, "config file %s: only the first %zu of %zu bytes were "
+             "read", c->path, c->text_len, c->bytes);
+    if (c->replaced)
+        warn(warnings, "config file %s: %d bytes that are not UTF-8 were "
+             "replaced by '?'", c->path, c->replaced);
+    return json_pack("{s:o,s:s,s:I,s:b,s:o}", "path", adv_str(c->path), "kind",
+                     iosage_config_kind_name(c->kind), "bytes",
+                     (json_int_t)c->bytes, "truncated", c->truncated,
+                     "settings", set);
+}
+
+/* --- the document --------------------------------------------------------------- */
+
+static int add_sections(json_t *doc, const struct iosage_advise_input *in,
+                        json_t *warnings, iosage_error *err)
+{
+    json_t *findings = json_array(), *changes = json_array(), *configs = json_array();
+    int bad = adv_add_job_summary(doc, in->log, in->table);
+    bad |= adv_set(doc, "detection", detection_json(in, err));
+    bad |= !findings || !changes || !configs;
+    if (!bad)
+        bad |= findings_and_changes(in, findings, changes);
+    for (size_t i = 0; !bad && i < in->n_configs; i++)
+        bad |= json_array_append_new(configs, config_json(in->configs[i],
+                                                          warnings)) != 0;
+    bad |= adv_set(doc, "findings", findings);
+    bad |= adv_set(doc, "configs", configs);
+    bad |= adv_set(doc, "advice", json_pack("{s:s,s:n,s:n,s:n,s:i,s:o}",
+                                            "source", "offline", "provider",
+                                            "model", "fallback", "dropped", 0,
+                                            "changes", changes));
+    return bad ? -1 : 0;
+}
+
+static void early_warnings(const struct iosage_advise_input *in, json_t *w)
+{
+    if (!in->cards)
+        warn(w, "no cards in the model bundle: findings show no typical "
+             "feature values");
+    if (!in->model)
+        warn(w, "no model given: SHAP contributions are left out and "
+             "thresholds shown as 0.5");
+    if (in->det->gate_only)
+        warn(w, "the gate flagged the job (score %.2f) but no pattern model "
+             "cleared its threshold: reported healthy", in->det->gate_score);
+    if (in->table->job.nprocs_suspect)
+        warn(w, "the job record's process count is impossible; using %lld, "
+             "one more than the highest rank seen", (long long)in->table->job.nprocs);
+}
+
+json_t *iosage_report_build(const struct iosage_advise_input *in,
+                            iosage_error *err)
+{
+    if (!in || !in->log || !in->table || !in->features || !in->det ||
+        (in->n_configs && !in->configs)) {
+        ios_fail(err, IOSAGE_E_USAGE, NULL, "report", -1,
+                 "iosage_report_build: missing input");
+        return NULL;
+    }
+    if (err)
+        memset(err, 0, sizeof *err);
+    json_t *warnings = json_array();
+    json_t *doc = json_pack("{s:s,s:i,s:s,s:o}", "schema", "iosage-report",
+                            "version", 1, "generator", "iosage " IOSAGE_VERSION,
+                            "file", adv_str(in->path ? in->path : in->log->path));
+    int bad = !doc || !warnings;
+    if (!bad) {
+        early_warnings(in, warnings);
+        bad = add_sections(doc, in, warnings, err) != 0 ||
+              json_object_set(doc, "warnings", warnings) != 0;
+    }
+    json_decref(warnings);
+    if (bad) {
+        if (!err || err->code == IOSAGE_OK)
+            ios_fail(err, IOSAGE_E_NOMEM, in->path, "report", -1,
+                     "no memory for the report");
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
