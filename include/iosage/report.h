@@ -1,0 +1,98 @@
+/*
+ * iosage/report.h - the views of an analysis report.
+ *
+ * `iosage analyze` builds one JSON document per log (docs/report.md, schema
+ * docs/report-schema.json; src/advise builds it). This module renders that
+ * document, unchanged, as one of four views:
+ *
+ *   TEXT      a compact terminal report that fits 80 columns; ANSI colour
+ *             only when options->color is set (the caller decides: a
+ *             terminal and no NO_COLOR; the library never looks at the
+ *             environment);
+ *   MARKDOWN  headings and tables, for issues and wikis;
+ *   HTML      one self-contained page: inline CSS, inline SVG charts, a
+ *             Content-Security-Policy that forbids scripts, no network;
+ *   JSON      the document itself, indented by 2, keys in the builder's
+ *             order.
+ *
+ * Every string in the document (paths, exe, config values, evidence, LLM
+ * text) is data, never markup, in every view:
+ *   - bytes that are not valid UTF-8 show as \xNN (JSON: U+FFFD);
+ *   - control characters (C0, DEL, C1, ESC included) and the Unicode
+ *     bidirectional overrides show as \xNN / \uNNNN, so a log cannot send
+ *     terminal escapes or reorder text (JSON: standard \u escapes);
+ *   - Markdown escapes its specials and pipes and lets no raw HTML through;
+ *   - HTML escapes & < > " ' everywhere, SVG text included, and turns no
+ *     URL from the document into a link.
+ * The output depends only on the document and the options: the same input
+ * gives the same bytes (numbers are formatted in the C locale style with a
+ * '.' decimal point; callers must not change LC_NUMERIC).
+ *
+ * Ownership: iosage_report_render returns a new NUL-terminated buffer in
+ * *out, owned by the caller and released with free(). The document is only
+ * read. Nothing here prints.
+ */
+#ifndef IOSAGE_REPORT_H
+#define IOSAGE_REPORT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "iosage/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The document this library builds and renders (docs/report.md). */
+#define IOSAGE_REPORT_SCHEMA "iosage-report"
+#define IOSAGE_REPORT_VERSION 1
+
+enum iosage_report_format {
+    IOSAGE_REPORT_TEXT = 0,
+    IOSAGE_REPORT_MARKDOWN = 1,
+    IOSAGE_REPORT_HTML = 2,
+    IOSAGE_REPORT_JSON = 3
+};
+
+struct iosage_report_options {
+    int color; /* TEXT only: nonzero = ANSI colour and bold */
+};
+
+/*
+ * Parse a format name: "text", "md" (or "markdown"), "html", "json".
+ * Returns 0 and sets *out, or -1 for an unknown name.
+ */
+IOSAGE_API int iosage_report_format_parse(const char *name,
+                                          enum iosage_report_format *out);
+
+/*
+ * Check that doc is a report document this library knows: a JSON object
+ * with "schema": "iosage-report" and "version": 1. Returns IOSAGE_OK, or
+ * IOSAGE_E_USAGE (not an object) / IOSAGE_E_VERSION (another schema or
+ * version) with a one-line message in err.
+ */
+IOSAGE_API iosage_status iosage_report_check(const json_t *doc,
+                                             iosage_error *err);
+
+/*
+ * Render doc in format f. o may be NULL (no colour). On success *out is a
+ * new NUL-terminated buffer (caller frees) and *len its length without the
+ * NUL. On failure *out is NULL, *len 0, and err says why: the checks of
+ * iosage_report_check, IOSAGE_E_USAGE for a bad format or NULL argument,
+ * IOSAGE_E_NOMEM.
+ *
+ * Fields the document lacks, or holds with the wrong type, render as
+ * "n/a" (or are left out, for lists); they are not an error.
+ */
+IOSAGE_API iosage_status iosage_report_render(const json_t *doc,
+                                              enum iosage_report_format f,
+                                              const struct iosage_report_options *o,
+                                              char **out, size_t *len,
+                                              iosage_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,116 @@
+/*
+ * common.c - sentences every view shows alike.
+ *
+ * Each function appends plain text that may contain document strings as
+ * they are; the caller cleans and escapes the whole sentence for its view
+ * (build into a scratch rep_out, then rep_put it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/internal.h"
+
+/* Number of detected patterns in detection.patterns. */
+static int count_detected(const json_t *detection)
+{
+    const json_t *pats = rep_arr(detection, "patterns");
+    size_t i;
+    const json_t *p;
+    int n = 0;
+    json_array_foreach(pats, i, p) {
+        if (rep_bool(p, "detected", 0))
+            n++;
+    }
+    return n;
+}
+
+void rep_verdict(rep_out *o, const json_t *doc)
+{
+    const json_t *det = rep_obj(doc, "detection");
+    char g[32], t[32];
+    rep_field_score(g, sizeof g, det, "gate_score");
+    rep_field_score(t, sizeof t, det, "gate_threshold");
+    int n = count_detected(det);
+    if (!det) {
+        rep_puts(o, "no detection in this report");
+    } else if (rep_bool(det, "healthy", n == 0) || n == 0) {
+        rep_printf(o, "no bottleneck pattern detected; no change proposed "
+                      "(gate score %s, threshold %s%s)",
+                   g, t,
+                   rep_bool(det, "gate_only", 0)
+                       ? "; the gate fired but no pattern model did"
+                       : "");
+    } else {
+        rep_printf(o, "%d bottleneck pattern%s detected (gate score %s, "
+                      "threshold %s)",
+                   n, n == 1 ? "" : "s", g, t);
+    }
+}
+
+void rep_advice_source(rep_out *o, const json_t *advice)
+{
+    const char *src = rep_str(advice, "source");
+    if (src && strcmp(src, "llm") == 0) {
+        const char *prov = rep_str(advice, "provider");
+        const char *model = rep_str(advice, "model");
+        rep_printf(o, "LLM (%s, %s)", prov ? prov : "unknown provider",
+                   model ? model : "unknown model");
+    } else if (src && strcmp(src, "offline") == 0) {
+        rep_puts(o, "offline (built-in advice for each pattern)");
+    } else {
+        rep_printf(o, "%s", src ? src : "n/a");
+    }
+    const char *fb = rep_str(advice, "fallback");
+    if (fb)
+        rep_printf(o, "; offline advice used instead of the LLM: %s", fb);
+    double dropped;
+    if (rep_num(advice, "dropped", &dropped) && dropped > 0)
+        rep_printf(o, "; %.0f LLM change%s dropped (pattern not detected or "
+                      "malformed)",
+                   dropped, dropped == 1 ? "" : "s");
+}
+
+void rep_job_line(rep_out *o, const json_t *doc)
+{
+    const json_t *job = rep_obj(doc, "job");
+    const char *exe = rep_str(job, "exe");
+    char id[32], np[32], rt[48];
+    rep_field_count(np, sizeof np, job, "nprocs");
+    rep_field_secs(rt, sizeof rt, job, "run_time");
+    double v;
+    if (rep_num(job, "job_id", &v))
+        snprintf(id, sizeof id, "%.0f", v);
+    else
+        snprintf(id, sizeof id, "n/a");
+    rep_printf(o, "%s (job %s, %s processes, run time %s%s)",
+               exe && *exe ? exe : "unknown executable", id, np, rt,
+               rep_bool(job, "partial", 0) ? ", partial log" : "");
+}
+
+void rep_where(rep_out *o, const json_t *where)
+{
+    const char *file = rep_str(where, "file");
+    const char *key = rep_str(where, "key");
+    if (file && key)
+        rep_printf(o, "%s: %s", file, key);
+    else if (file)
+        rep_puts(o, file);
+    else if (key)
+        rep_puts(o, key);
+}
+
+const char *rep_pattern_name(const json_t *doc, const char *id)
+{
+    const json_t *pats = rep_arr(rep_obj(doc, "detection"), "patterns");
+    size_t i;
+    const json_t *p;
+    if (!id)
+        return NULL;
+    json_array_foreach(pats, i, p) {
+        const char *pid = rep_str(p, "id");
+        const char *name = rep_str(p, "name");
+        if (pid && name && strcmp(pid, id) == 0)
+            return name;
+    }
+    return id;
+}
