@@ -87,6 +87,25 @@ IOSAGE_API iosage_status iosage_label_log(const iosage_log *log,
                                           struct iosage_label_result *out,
                                           iosage_error *err);
 
+/* One criterion of LABELING.md on a log, WITHOUT the healthy gate: the
+ * rule of the pattern registry (iosage/patterns.h) is this function, so the
+ * criteria have one implementation. p is an enum iosage_label_pattern.
+ * Sets *present (1 when the criterion holds and is material), *value (the
+ * criterion's main measured value: for access_granularity, access_pattern
+ * and interface_choice the share of the job's I/O time in the files that
+ * carry it; metadata_intensity the metadata share of the I/O time;
+ * parallelism_efficiency the larger of slowest-rank time / mean and
+ * max-bytes rank / mean; file_strategy the number of data files;
+ * throughput_utilization the largest share among the sub-criteria that
+ * hold, 0 when none does) and evidence (the line iosage_label_log writes,
+ * NUL-terminated, cut to size). Builds the table for this one call.
+ * Returns IOSAGE_OK, IOSAGE_E_USAGE (NULL argument, p out of range, size 0)
+ * or IOSAGE_E_NOMEM; err (may be NULL) is filled on failure. */
+IOSAGE_API iosage_status iosage_label_criterion(const iosage_log *log, int p,
+                                                int *present, double *value,
+                                                char *evidence, size_t size,
+                                                iosage_error *err);
+
 /* The evidence of r as one line: the summary, then "AG: ..." for each
  * present pattern (or the reason nothing is present), joined with " | ".
  * Always NUL-terminated; returns buf. */

@@ -8,10 +8,21 @@
  * seed, scale_pos_weight = negatives / positives of the training split, and
  * early stopping on the validation split's log loss. Each model's decision
  * threshold is chosen on the validation split to maximize F1; among
- * thresholds with equal F1 the higher one wins.
+ * thresholds with equal F1 the higher one wins. By default some models see
+ * only some features (feature_sets in struct iosage_train_params), and a
+ * random forest (XGBoost's random forest mode, forest_trees) can be
+ * trained as a whole bundle for comparison (iosage_train_params_forest).
  *
  * Detection rule (iosage_model_detect). With g the gate's score and s_k the
  * score of pattern k, each compared with its own threshold:
+ *   0. the slowest rank's share of the run in I/O (feature
+ *      job_io_time_share_slowest) below the bundle's io_share_gate (0.05,
+ *      LABELING.md's healthy gate; bundles without one: never): healthy,
+ *      no pattern (flagged io_gated). The labels define a healthy job this
+ *      way, and a gate model trained on benchmark runs, which all spend
+ *      most of their time in I/O, does not learn it: on the real logs of
+ *      ../shared/darshan-logs 11 of the 24 false positives of the first
+ *      bundle were on jobs under this gate (docs/evaluation.md);
  *   1. g below the gate threshold: healthy, no pattern is reported, whatever
  *      the pattern models say (the gate wins: a job that spends little of
  *      its time in I/O has nothing worth changing);
@@ -38,7 +49,8 @@
  *
  * Bundle. A directory with bundle.json (format version, feature schema
  * version and names, pattern ids, per-model thresholds, training-data hash,
- * seed, parameters, metrics on the validation, test and ood splits) and one
+ * seed, parameters (with feature_sets and io_share_gate, read as false and
+ * 0 from bundles made before them), metrics on the validation, test and ood splits) and one
  * XGBoost JSON model file per model (gate.json, <pattern id>.json). A bundle
  * whose feature schema version or feature names differ from this library's
  * is refused (IOSAGE_E_VERSION), as is one whose pattern ids differ from
@@ -100,6 +112,11 @@ typedef struct iosage_dataset {
     char **run_ids;    /* one per row, or NULL (then left out of the hash) */
     size_t n_skipped;  /* ok rows of the manifest whose log could not be
                           read (iosage_dataset_load) */
+    char **logs;       /* one per row: the log's path as it was opened
+                          (DIR/<log>, or <log> when absolute), or NULL;
+                          not hashed */
+    char **kernels;    /* one per row: the manifest's kernel column, or
+                          NULL when it has none; not hashed */
 } iosage_dataset;
 
 /* A dataset of n_rows zeroed rows for the caller to fill (run_ids NULL).
@@ -117,7 +134,7 @@ typedef void (*iosage_dataset_cb)(void *ctx, size_t done, size_t total,
                                   const iosage_error *skipped);
 
 /* Read dir/manifest.tsv (columns found by their header names: run_id,
- * labels, log, split, status), and for every row whose status is "ok" load
+ * labels, log, split, status; kernel is kept when present), and for every row whose status is "ok" load
  * dir/<log> and compute its features. A log that cannot be read is skipped
  * (and counted in n_skipped), never fatal. Fails with IOSAGE_E_IO when the
  * manifest cannot be read, IOSAGE_E_CORRUPT (path = the manifest, msg with
@@ -171,6 +188,15 @@ IOSAGE_API void iosage_metrics_compute(const uint32_t *truth,
 IOSAGE_API char *iosage_metrics_json(const struct iosage_metrics *m,
                                      const char *split);
 
+/* Metrics of pred[i] against ds->labels[i] over the rows i whose
+ * keep[i] is nonzero (keep NULL: every row), over the registry's patterns.
+ * Fails only with IOSAGE_E_NOMEM. */
+IOSAGE_API iosage_status iosage_metrics_rows(const iosage_dataset *ds,
+                                             const uint32_t *pred,
+                                             const uint8_t *keep,
+                                             struct iosage_metrics *out,
+                                             iosage_error *err);
+
 /* --- Training ------------------------------------------------------------- */
 
 /* progress: called after every boosting round of model `model` (the gate is
@@ -192,6 +218,25 @@ struct iosage_train_params {
     double colsample_bytree; /* default 0.8 */
     double min_child_weight; /* default 1 */
     double lambda;       /* L2 regularization, default 1 */
+    int forest_trees;    /* 0 (default): boosting. N > 0: XGBoost's random
+                            forest mode, N parallel trees per round
+                            (num_parallel_tree); use with max_rounds 1 and
+                            eta 1 (iosage_train_params_forest) */
+    double colsample_bynode; /* column share per split, default 1 (only
+                            set in XGBoost when below 1) */
+    int feature_sets;    /* 1 (default): the models are trained on the
+                            feature sets of src/model/train.c (the others
+                            missing in the training matrix, so no tree
+                            splits on them): the gate on every pattern's
+                            key features and job_io_time_share_slowest,
+                            access_granularity and throughput_utilization
+                            on their key features and the other inputs of
+                            their criterion, the rest on every feature.
+                            0: every model on every feature */
+    double io_share_gate; /* detection rule 0: a job whose
+                            job_io_time_share_slowest is below this is
+                            healthy (LABELING.md's healthy gate); default
+                            0.05, 0 disables it */
     void (*progress)(void *ctx, int model, int n_models, const char *id,
                      int round, int max_rounds);
     void *progress_ctx;
@@ -199,6 +244,16 @@ struct iosage_train_params {
 
 /* Fill p with the defaults above. */
 IOSAGE_API void iosage_train_params_default(struct iosage_train_params *p);
+
+/* Fill p with the random forest of the comparison tables (XGBoost's
+ * random forest mode, per its documentation: one round of
+ * num_parallel_tree trees, eta 1, row and column subsampling): 100 trees,
+ * max_rounds 1, early_stopping 0, eta 1, max_depth 8, subsample 0.8,
+ * colsample_bytree 1, colsample_bynode 0.5, min_child_weight 1, lambda 1,
+ * seed 42, threads 1; class weights, validation thresholds, feature sets
+ * and the I/O share gate as the boosted models' defaults:
+ * iosage_model_train trains a whole bundle with it. */
+IOSAGE_API void iosage_train_params_forest(struct iosage_train_params *p);
 
 typedef struct iosage_model iosage_model;
 
@@ -270,6 +325,11 @@ IOSAGE_API int iosage_model_pattern_count(const iosage_model *m);
  * range. */
 IOSAGE_API double iosage_model_threshold(const iosage_model *m, int model);
 
+/* The training parameters the model was made with (progress NULL,
+ * threads 0), e.g. to train a comparison model with the same seed. */
+IOSAGE_API void iosage_model_params(const iosage_model *m,
+                                    struct iosage_train_params *out);
+
 /* Hash of the training data (iosage_dataset_hash of the full dataset). */
 IOSAGE_API uint64_t iosage_model_data_hash(const iosage_model *m);
 
@@ -289,6 +349,7 @@ struct iosage_detection {
     double score[IOSAGE_MAX_PATTERNS]; /* each pattern model's probability */
     int detected[IOSAGE_MAX_PATTERNS]; /* the detection rule's verdict */
     uint32_t labels;    /* detected as bits (0 when healthy) */
+    int io_gated;       /* 1: rule 0, the I/O share gate, decided */
 };
 
 /* Scores and verdicts of n_rows feature rows (row i at x + i *
@@ -340,6 +401,41 @@ IOSAGE_API char *iosage_model_detect_json(const iosage_model *m,
 /* {"file": path, "error": msg} (compact, no newline), malloc'd; NULL when
  * out of memory. */
 IOSAGE_API char *iosage_model_error_json(const char *path, const char *msg);
+
+/* --- Evaluation ----------------------------------------------------------- */
+
+/* The detection rule's label sets of every row of ds into pred[0 ..
+ * n_rows), and (when det is not NULL) the whole detections into det. */
+IOSAGE_API iosage_status iosage_model_predict_dataset(
+    const iosage_model *m, const iosage_dataset *ds, uint32_t *pred,
+    struct iosage_detection *det, iosage_error *err);
+
+/* The rule baseline (iosage/rules.h) on every row of ds: each row's log
+ * (ds->logs, required) is loaded again and its detected patterns go to
+ * pred[0 .. n_rows) as bits. IOSAGE_E_USAGE without log paths; a log that
+ * no longer loads fails the call (path and reason in err). */
+IOSAGE_API iosage_status iosage_dataset_rules(const iosage_dataset *ds,
+                                              uint32_t *pred,
+                                              iosage_error *err);
+
+/* Leave one kernel out: for each kernel K of ds (ds->kernels, required;
+ * rows in order of the kernels' names), a bundle is trained with
+ * `boost` and one with `forest` on the train rows of the other kernels
+ * (early stopping and thresholds on their validation rows), and both
+ * are scored on every row of K, whatever its split; rules_pred (one set
+ * per row of ds, may be NULL) is scored on the same rows. Rows of other
+ * kernels in the test and ood splits are not used. */
+struct iosage_loko_row {
+    char kernel[64];
+    struct iosage_metrics models, forest, rules; /* rules: runs 0 when
+                                                    rules_pred is NULL */
+};
+IOSAGE_API iosage_status iosage_loko(const iosage_dataset *ds,
+                                     const struct iosage_train_params *boost,
+                                     const struct iosage_train_params *forest,
+                                     const uint32_t *rules_pred,
+                                     struct iosage_loko_row **rows,
+                                     size_t *n_rows, iosage_error *err);
 
 /* --- Diagnostics ---------------------------------------------------------- */
 

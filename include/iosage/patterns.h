@@ -7,9 +7,11 @@
  * not apply (the text of the design's pattern table), the names of its key
  * features (for the cards), an evidence extractor (the files and ranks that
  * carry the pattern, with numbers) and a threshold rule (the criteria of
- * LABELING.md). The labeler that `iosage label` and the dataset check use
- * is src/label, which implements the same criteria on its own table: the
- * two are to be merged; `iosage rules` is the Drishti-like baseline.
+ * LABELING.md). The criteria have one implementation, the labeler's
+ * (src/label, iosage/label.h): a pattern's rule is
+ * iosage_label_criterion() for that pattern, so it agrees with `iosage
+ * label` except that it has no healthy gate. `iosage rules` is the
+ * Drishti-like baseline, a different thing.
  *
  * Adding a pattern is one new file plus one line in src/patterns/registry.c.
  * Patterns are static data: nothing to free. Nothing here prints.
@@ -41,8 +43,10 @@ struct iosage_evidence {
 struct iosage_rule_verdict {
     int detected;  /* 1 when every criterion holds */
     double value;  /* the main measured value (pattern-specific, e.g. the
-                      share of I/O time that carries it) */
-    char reason[IOSAGE_TEXT_MAX]; /* the numbers behind the decision */
+                      share of I/O time that carries it; the value of
+                      iosage_label_criterion) */
+    char reason[IOSAGE_TEXT_MAX]; /* the numbers behind the decision: the
+                                     labeler's evidence line */
 };
 
 struct iosage_pattern {
@@ -55,7 +59,8 @@ struct iosage_pattern {
     /* Fill ev from the table (log may be used for names and job data). */
     void (*evidence)(const iosage_log *log, const iosage_file_table *t,
                      struct iosage_evidence *ev);
-    /* Apply the pattern's criteria (without the healthy gate). */
+    /* Apply the pattern's criteria (without the healthy gate): the
+     * labeler's criterion (iosage_label_criterion); t is not used. */
     void (*rule)(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *out);
 };

@@ -1,6 +1,9 @@
 /*
  * src/cli/cmd_eval.c - `iosage eval DIR DATASET`: the detection rule of a
- * bundle against the labels of one split of a dataset.
+ * bundle against the labels of one split of a dataset; with --compare the
+ * same table for the rule baseline and a random forest, with --loko the
+ * leave-one-kernel-out table, with --errors every false positive and false
+ * negative with its evidence.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -10,13 +13,23 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "iosage/label.h"
 #include "iosage/model.h"
+#include "iosage/rules.h"
 
 #define SPLIT_ALL (-2)
+#define N_METHODS 3 /* models, random forest, rules */
+
+static const char *const method_name[N_METHODS] = {"models", "random forest",
+                                                   "rules"};
+static const char *const method_key[N_METHODS] = {"models", "random_forest",
+                                                  "rules"};
 
 static void eval_help(void)
 {
     fputs("Usage: iosage eval DIR DATASET [--split NAME] [--format text|json]\n"
+          "                   [--compare] [--loko] [--errors]\n"
+          "                   [--train-data DIR2] [--forest-trees N]\n"
           "                   [--threads N] [-q]\n"
           "\n"
           "Run the model bundle in DIR on the runs of one split of DATASET\n"
@@ -30,6 +43,26 @@ static void eval_help(void)
           "  --format FORMAT  text (default): a table; json: one object with\n"
           "                   split, runs, micro_f1, macro_f1, hamming_loss,\n"
           "                   subset_accuracy, healthy_flagged, per_pattern\n"
+          "  --compare        also the rule baseline (iosage rules) on the same\n"
+          "                   logs and a random forest (XGBoost's random forest\n"
+          "                   mode; the bundle's seed, feature sets and I/O\n"
+          "                   gate, class weights, validation thresholds)\n"
+          "                   trained on the train and\n"
+          "                   validation runs of DATASET; one table (JSON: the\n"
+          "                   keys above for the models, plus random_forest and\n"
+          "                   rules objects with the same keys)\n"
+          "  --train-data DIR2  train the random forest on DIR2 instead\n"
+          "  --forest-trees N   trees of the random forest (default 100)\n"
+          "  --loko           leave one kernel out instead: for each kernel of\n"
+          "                   DATASET (its manifest's kernel column), models\n"
+          "                   with the bundle's parameters and a random forest\n"
+          "                   trained on the other kernels' train and\n"
+          "                   validation runs, scored with the rules on every\n"
+          "                   run of the kernel (--split is ignored)\n"
+          "  --errors         after the table, every false positive (FP) and\n"
+          "                   false negative (FN) of the split, per method,\n"
+          "                   with the labeler's and the pattern's evidence\n"
+          "                   (text only)\n"
           "  --threads N      XGBoost threads (default 1, 0: all cores)\n"
           "  -q, --quiet      no skipped-log lines\n"
           "  -h, --help       show this help\n"
@@ -40,12 +73,25 @@ static void eval_help(void)
 }
 
 struct eval_args {
-    const char *bundle, *dataset;
+    const char *bundle, *dataset, *train_data;
     int split;   /* enum iosage_split or SPLIT_ALL */
     int json;
     int threads;
-    int quiet;
+    int trees;
+    int quiet, compare, loko, errors;
 };
+
+static int parse_number(const char *opt, const char *val, long lo, long hi,
+                        int *out)
+{
+    char *end;
+    long v = strtol(val, &end, 10);
+    if (end == val || *end || v < lo || v > hi)
+        return cli_usage_error("eval", "eval: %s takes a whole number from "
+                               "%ld to %ld, got '%s'", opt, lo, hi, val);
+    *out = (int)v;
+    return CLI_OK;
+}
 
 static int parse_value(struct eval_args *a, const char *opt, const char *val)
 {
@@ -59,14 +105,52 @@ static int parse_value(struct eval_args *a, const char *opt, const char *val)
             return cli_usage_error("eval", "eval: --format takes text or json, "
                                    "got '%s'", val);
         a->json = strcmp(val, "json") == 0;
+    } else if (strcmp(opt, "--train-data") == 0) {
+        a->train_data = val;
+    } else if (strcmp(opt, "--forest-trees") == 0) {
+        return parse_number(opt, val, 1, 10000, &a->trees);
     } else {
-        char *end;
-        long v = strtol(val, &end, 10);
-        if (end == val || *end || v < 0 || v > 4096)
-            return cli_usage_error("eval", "eval: --threads takes a whole "
-                                   "number, got '%s'", val);
-        a->threads = (int)v;
+        return parse_number(opt, val, 0, 4096, &a->threads);
     }
+    return CLI_OK;
+}
+
+static int takes_value(const char *s)
+{
+    static const char *const opts[] = {"--split", "--format", "--threads",
+                                       "--train-data", "--forest-trees"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (strcmp(s, opts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int parse_flag(struct eval_args *a, const char *s)
+{
+    if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0)
+        a->quiet = 1;
+    else if (strcmp(s, "--compare") == 0)
+        a->compare = 1;
+    else if (strcmp(s, "--loko") == 0)
+        a->loko = 1;
+    else if (strcmp(s, "--errors") == 0)
+        a->errors = 1;
+    else
+        return 0;
+    return 1;
+}
+
+static int check_args(const struct eval_args *a)
+{
+    if (!a->dataset)
+        return cli_usage_error("eval", "eval: needs a bundle DIR and a "
+                               "DATASET");
+    if (a->errors && a->json)
+        return cli_usage_error("eval", "eval: --errors prints text, not "
+                               "--format json");
+    if (a->errors && a->loko)
+        return cli_usage_error("eval", "eval: --errors lists the errors of "
+                               "one split, not of --loko");
     return CLI_OK;
 }
 
@@ -76,16 +160,16 @@ static int parse_eval_args(int argc, char **argv, struct eval_args *a,
     *done = 0;
     a->split = IOSAGE_SPLIT_TEST;
     a->threads = 1;
+    a->trees = 100;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (cli_is_help(s)) {
             eval_help();
             *done = 1;
             return CLI_OK;
-        } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
-            a->quiet = 1;
-        } else if (strcmp(s, "--split") == 0 || strcmp(s, "--format") == 0 ||
-                   strcmp(s, "--threads") == 0) {
+        } else if (parse_flag(a, s)) {
+            continue;
+        } else if (takes_value(s)) {
             if (i + 1 >= argc)
                 return cli_usage_error("eval", "eval: %s needs a value", s);
             int rc = parse_value(a, s, argv[++i]);
@@ -102,10 +186,7 @@ static int parse_eval_args(int argc, char **argv, struct eval_args *a,
                                    "'%s' too", s);
         }
     }
-    if (!a->dataset)
-        return cli_usage_error("eval", "eval: needs a bundle DIR and a "
-                               "DATASET");
-    return CLI_OK;
+    return check_args(a);
 }
 
 static void on_log(void *ctx, size_t done, size_t total, const char *run_id,
@@ -120,7 +201,7 @@ static void on_log(void *ctx, size_t done, size_t total, const char *run_id,
     }
 }
 
-/* --- Output -------------------------------------------------------------- */
+/* --- Text output ---------------------------------------------------------- */
 
 /* "%.3f", or "-" for NAN, right-aligned in width w. */
 static void cell(double v, int w)
@@ -159,67 +240,161 @@ static void print_text(const struct iosage_metrics *m, const char *split)
     }
 }
 
-/* --- The command --------------------------------------------------------- */
-
-/* Detect on the rows of the split and compute the metrics. */
-static iosage_status evaluate(const iosage_model *m, const iosage_dataset *ds,
-                              int split, struct iosage_metrics *out,
-                              iosage_error *err)
+/* "| 0.996 " or "| - " */
+static void md_cell(double v)
 {
-    const size_t nf = IOSAGE_NUM_FEATURES;
-    size_t n = 0, cap = ds->n_rows + 1;
-    float *x = malloc(cap * nf * sizeof *x);
-    uint32_t *truth = malloc(cap * sizeof *truth);
-    uint32_t *pred = malloc(cap * sizeof *pred);
-    struct iosage_detection *d = malloc(cap * sizeof *d);
-    iosage_status st = IOSAGE_OK;
-    if (!x || !truth || !pred || !d) {
-        st = IOSAGE_E_NOMEM;
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-    }
-    for (size_t i = 0; st == IOSAGE_OK && i < ds->n_rows; i++) {
-        if (split != SPLIT_ALL && ds->split[i] != split)
-            continue;
-        memcpy(x + n * nf, ds->x + i * nf, nf * sizeof *x);
-        truth[n++] = ds->labels[i];
-    }
-    if (st == IOSAGE_OK)
-        st = iosage_model_detect(m, x, n, d, err);
-    for (size_t i = 0; st == IOSAGE_OK && i < n; i++)
-        pred[i] = d[i].labels;
-    if (st == IOSAGE_OK)
-        iosage_metrics_compute(truth, pred, n, iosage_model_pattern_count(m),
-                               out);
-    free(x);
-    free(truth);
-    free(pred);
-    free(d);
-    return st;
+    if (isnan(v))
+        printf(" | -");
+    else
+        printf(" | %.3f", v);
 }
 
-static int report(const struct eval_args *a, const iosage_model *m,
-                  const iosage_dataset *ds)
+/* Precision and recall over all patterns (summed counts); NAN when
+ * nothing is reported (precision) or nothing is labeled (recall). */
+static void micro_pr(const struct iosage_metrics *m, double *prec,
+                     double *rec)
 {
-    const char *split = a->split == SPLIT_ALL ? "all"
-                                              : iosage_split_name(a->split);
-    struct iosage_metrics mt;
-    iosage_error err;
-    memset(&err, 0, sizeof err);
-    iosage_status st = evaluate(m, ds, a->split, &mt, &err);
-    if (st != IOSAGE_OK) {
-        cli_print_error(&err);
-        return cli_exit_for(st);
+    int64_t tp = 0, fp = 0, fn = 0;
+    for (int k = 0; k < m->n_patterns; k++) {
+        tp += m->per_pattern[k].tp;
+        fp += m->per_pattern[k].fp;
+        fn += m->per_pattern[k].fn;
     }
-    if (mt.runs == 0) {
-        fprintf(stderr, "iosage: eval: %s: no runs in split %s\n",
-                a->dataset, split);
-        return CLI_BADINPUT;
+    *prec = tp + fp > 0 ? (double)tp / (double)(tp + fp) : NAN;
+    *rec = tp + fn > 0 ? (double)tp / (double)(tp + fn) : NAN;
+}
+
+/* The comparison as two Markdown tables (also readable as text). */
+static void print_compare(const struct iosage_metrics mt[N_METHODS],
+                          const char *split)
+{
+    printf("split %s: %" PRId64 " runs, %" PRId64 " healthy\n\n", split,
+           mt[0].runs, mt[0].healthy_runs);
+    printf("| metric | %s | %s | %s |\n|---|---|---|---|\n", method_name[0],
+           method_name[1], method_name[2]);
+    static const char *const rows[] = {
+        "micro F1",        "micro precision", "micro recall", "macro F1",
+        "Hamming loss",    "subset accuracy", "healthy flagged"};
+    for (int r = 0; r < 7; r++) {
+        printf("| %s", rows[r]);
+        for (int k = 0; k < N_METHODS; k++) {
+            const struct iosage_metrics *m = &mt[k];
+            double prec, rec;
+            micro_pr(m, &prec, &rec);
+            double v[] = {m->micro_f1,     prec, rec, m->macro_f1,
+                          m->hamming_loss, m->subset_accuracy,
+                          m->healthy_flagged};
+            md_cell(v[r]);
+        }
+        printf(" |\n");
     }
-    if (!a->json) {
-        print_text(&mt, split);
-        return CLI_OK;
+    printf("\n| pattern (P / R / F1) | %s | %s | %s | support |\n"
+           "|---|---|---|---|---|\n",
+           method_name[0], method_name[1], method_name[2]);
+    for (int p = 0; p < mt[0].n_patterns; p++) {
+        printf("| %s", iosage_pattern_get(p)->id);
+        for (int k = 0; k < N_METHODS; k++) {
+            const struct iosage_pattern_metrics *q = &mt[k].per_pattern[p];
+            md_cell(q->precision);
+            printf(" /");
+            cell(q->recall, 0);
+            printf(" /");
+            cell(q->f1, 0);
+        }
+        printf(" | %" PRId64 " |\n", mt[0].per_pattern[p].support);
     }
-    char *text = iosage_metrics_json(&mt, split);
+}
+
+static void print_loko(const struct iosage_loko_row *rows, size_t n,
+                       int trees)
+{
+    printf("leave one kernel out: models and a random forest (%d trees) "
+           "trained without the kernel, scored on all its runs\n\n", trees);
+    printf("| kernel | runs | healthy | micro F1 models | micro F1 random "
+           "forest | micro F1 rules | healthy flagged models | healthy "
+           "flagged random forest | healthy flagged rules |\n"
+           "|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct iosage_loko_row *r = &rows[i];
+        printf("| %s | %" PRId64 " | %" PRId64, r->kernel, r->models.runs,
+               r->models.healthy_runs);
+        md_cell(r->models.micro_f1);
+        md_cell(r->forest.micro_f1);
+        md_cell(r->rules.micro_f1);
+        md_cell(r->models.healthy_flagged);
+        md_cell(r->forest.healthy_flagged);
+        md_cell(r->rules.healthy_flagged);
+        printf(" |\n");
+    }
+}
+
+/* --- JSON output ---------------------------------------------------------- */
+
+/* base (a JSON object) with ,"key":add appended before its closing brace.
+ * Takes ownership of base and add; NULL when out of memory. */
+static char *json_append(char *base, const char *key, char *add)
+{
+    char *out = NULL;
+    if (base && add) {
+        size_t nb = strlen(base), n = nb + strlen(key) + strlen(add) + 8;
+        if ((out = malloc(n)))
+            snprintf(out, n, "%.*s%s\"%s\":%s}", (int)(nb - 1), base,
+                     nb > 2 ? "," : "", key, add);
+    }
+    free(base);
+    free(add);
+    return out;
+}
+
+static char *compare_json(const struct iosage_metrics mt[N_METHODS],
+                          const char *split)
+{
+    char *text = iosage_metrics_json(&mt[0], split);
+    for (int k = 1; k < N_METHODS; k++)
+        text = json_append(text, method_key[k],
+                           iosage_metrics_json(&mt[k], NULL));
+    return text;
+}
+
+/* A kernel name as a JSON string body: quotes, backslashes and control
+ * bytes become '?' (names come from a manifest). Static buffer. */
+static const char *json_safe(const char *s)
+{
+    static char buf[64];
+    size_t n = 0;
+    for (; *s && n + 1 < sizeof buf; s++)
+        buf[n++] = (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20) ? '?' : *s;
+    buf[n] = '\0';
+    return buf;
+}
+
+static char *loko_json(const struct iosage_loko_row *rows, size_t n)
+{
+    char *list = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&list, &len);
+    if (!f)
+        return NULL;
+    fputs("{\"loko\":[", f);
+    for (size_t i = 0; i < n; i++) {
+        char *o = malloc(sizeof rows[i].kernel + 16);
+        if (o)
+            snprintf(o, sizeof rows[i].kernel + 16, "{\"kernel\":\"%s\"}",
+                     json_safe(rows[i].kernel));
+        const struct iosage_metrics *mt[N_METHODS] = {
+            &rows[i].models, &rows[i].forest, &rows[i].rules};
+        for (int k = 0; k < N_METHODS; k++)
+            o = json_append(o, method_key[k], iosage_metrics_json(mt[k], NULL));
+        fprintf(f, "%s%s", i ? "," : "", o ? o : "null");
+        free(o);
+    }
+    fputs("]}", f);
+    fclose(f);
+    return list;
+}
+
+static int print_json(char *text)
+{
     if (!text) {
         fputs("iosage: eval: out of memory\n", stderr);
         return CLI_INTERNAL;
@@ -227,6 +402,230 @@ static int report(const struct eval_args *a, const iosage_model *m,
     printf("%s\n", text);
     free(text);
     return CLI_OK;
+}
+
+/* --- Errors with evidence ------------------------------------------------- */
+
+/* What the log of one row says: the labeler's result, the rule baseline's,
+ * and the registry's evidence extractors' lines. */
+struct row_evidence {
+    struct iosage_label_result label;
+    struct iosage_rule_result rules;
+    struct iosage_evidence pattern[IOSAGE_MAX_PATTERNS];
+};
+
+static iosage_status gather(const char *path, struct row_evidence *e,
+                            iosage_error *err)
+{
+    iosage_log *log = NULL;
+    iosage_file_table *t = NULL;
+    memset(e, 0, sizeof *e);
+    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, err);
+    if (st == IOSAGE_OK)
+        st = iosage_file_table_build(log, &t, err);
+    if (st == IOSAGE_OK)
+        st = iosage_label_log(log, &e->label, err);
+    if (st == IOSAGE_OK)
+        st = iosage_rules_eval(log, t, &e->rules);
+    for (int k = 0; st == IOSAGE_OK && k < iosage_pattern_count(); k++)
+        iosage_pattern_get(k)->evidence(log, t, &e->pattern[k]);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+    return st;
+}
+
+/* One FP or FN of method k on row i, pattern p, with its evidence. */
+static void print_error(int method, const char *run_id, int p, int fp,
+                        const struct iosage_detection *d,
+                        const struct row_evidence *e)
+{
+    printf("%s %s %s %s", fp ? "FP" : "FN", method_key[method],
+           iosage_pattern_get(p)->id, run_id);
+    if (d)
+        printf(" (score %.3f, gate %.3f)", d->score[p], d->gate_score);
+    printf("\n    labeler: %s; %s: %s\n", e->label.summary,
+           e->label.present[p] ? "present" : "absent", e->label.evidence[p]);
+    if (method == 2)
+        printf("    rule: %s\n", e->rules.patterns[p].reason);
+    const struct iosage_evidence *ev = &e->pattern[p];
+    for (int l = 0; l < ev->n_lines; l++)
+        printf("    evidence: %s\n", ev->line[l]);
+}
+
+/* Every wrong (row, pattern) decision of each method, row by row. */
+static int print_errors(const iosage_dataset *ds, const uint8_t *keep,
+                        uint32_t *const pred[N_METHODS],
+                        const struct iosage_detection *det)
+{
+    int64_t n = 0;
+    printf("\nerrors (FP: reported, not labeled; FN: labeled, not reported)\n");
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        int wrong = 0;
+        for (int k = 0; k < N_METHODS; k++)
+            wrong |= keep[i] && pred[k] && pred[k][i] != ds->labels[i];
+        if (!wrong)
+            continue;
+        struct row_evidence e;
+        iosage_error err;
+        if (gather(ds->logs[i], &e, &err) != IOSAGE_OK) {
+            cli_print_error(&err);
+            return CLI_BADINPUT;
+        }
+        for (int k = 0; k < N_METHODS; k++) {
+            uint32_t diff = pred[k] ? pred[k][i] ^ ds->labels[i] : 0;
+            for (int p = 0; p < iosage_pattern_count(); p++)
+                if ((diff >> p) & 1u) {
+                    print_error(k, ds->run_ids[i], p, (pred[k][i] >> p) & 1u,
+                                k == 0 ? &det[i] : NULL, &e);
+                    n++;
+                }
+        }
+    }
+    printf("%" PRId64 " errors\n", n);
+    return CLI_OK;
+}
+
+/* --- The command ---------------------------------------------------------- */
+
+/* Everything one evaluation holds; freed by eval_free. */
+struct eval {
+    iosage_model *m;
+    iosage_dataset *ds;
+    uint8_t *keep;
+    uint32_t *pred[N_METHODS];
+    struct iosage_detection *det;
+};
+
+static void eval_free(struct eval *e)
+{
+    iosage_model_free(e->m);
+    iosage_dataset_free(e->ds);
+    free(e->keep);
+    for (int k = 0; k < N_METHODS; k++)
+        free(e->pred[k]);
+    free(e->det);
+}
+
+/* The random forest's label sets of every row of e->ds. */
+static iosage_status forest_predict(const struct eval_args *a, struct eval *e,
+                                    iosage_error *err)
+{
+    struct iosage_train_params p, boost;
+    iosage_train_params_forest(&p);
+    iosage_model_params(e->m, &boost);
+    p.seed = boost.seed; /* the bundle's seed, feature sets and I/O gate */
+    p.feature_sets = boost.feature_sets;
+    p.io_share_gate = boost.io_share_gate;
+    p.forest_trees = a->trees;
+    p.threads = a->threads;
+    iosage_dataset *train = e->ds;
+    iosage_status st = IOSAGE_OK;
+    if (a->train_data)
+        st = iosage_dataset_load(a->train_data, on_log, (void *)&a->quiet,
+                                 &train, err);
+    iosage_model *rf = NULL;
+    if (st == IOSAGE_OK)
+        st = iosage_model_train(train, &p, &rf, err);
+    if (st == IOSAGE_OK)
+        st = iosage_model_predict_dataset(rf, e->ds, e->pred[1], NULL, err);
+    iosage_model_free(rf);
+    if (train != e->ds)
+        iosage_dataset_free(train);
+    return st;
+}
+
+/* Predictions of the models (and with --compare the forest and the
+ * rules) on every row; keep marks the rows of the split. */
+static iosage_status predict_all(const struct eval_args *a, struct eval *e,
+                                 iosage_error *err)
+{
+    size_t n = e->ds->n_rows ? e->ds->n_rows : 1;
+    e->keep = malloc(n);
+    e->det = malloc(n * sizeof *e->det);
+    for (int k = 0; k < (a->compare ? N_METHODS : 1); k++)
+        e->pred[k] = malloc(n * sizeof *e->pred[k]);
+    if (!e->keep || !e->det || !e->pred[0] || (a->compare && !e->pred[2]) ||
+        (a->compare && !e->pred[1])) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return IOSAGE_E_NOMEM;
+    }
+    for (size_t i = 0; i < e->ds->n_rows; i++)
+        e->keep[i] = a->split == SPLIT_ALL || e->ds->split[i] == a->split;
+    iosage_status st = iosage_model_predict_dataset(e->m, e->ds, e->pred[0],
+                                                    e->det, err);
+    if (st == IOSAGE_OK && a->compare)
+        st = forest_predict(a, e, err);
+    if (st == IOSAGE_OK && a->compare)
+        st = iosage_dataset_rules(e->ds, e->pred[2], err);
+    return st;
+}
+
+static int report(const struct eval_args *a, struct eval *e)
+{
+    const char *split = a->split == SPLIT_ALL ? "all"
+                                              : iosage_split_name(a->split);
+    struct iosage_metrics mt[N_METHODS];
+    iosage_error err;
+    memset(&err, 0, sizeof err);
+    memset(mt, 0, sizeof mt);
+    iosage_status st = predict_all(a, e, &err);
+    for (int k = 0; st == IOSAGE_OK && k < N_METHODS; k++)
+        if (e->pred[k])
+            st = iosage_metrics_rows(e->ds, e->pred[k], e->keep, &mt[k], &err);
+    if (st != IOSAGE_OK) {
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    if (mt[0].runs == 0) {
+        fprintf(stderr, "iosage: eval: %s: no runs in split %s\n",
+                a->dataset, split);
+        return CLI_BADINPUT;
+    }
+    if (a->json)
+        return print_json(a->compare ? compare_json(mt, split)
+                                     : iosage_metrics_json(&mt[0], split));
+    if (a->compare)
+        print_compare(mt, split);
+    else
+        print_text(&mt[0], split);
+    return a->errors ? print_errors(e->ds, e->keep, e->pred, e->det) : CLI_OK;
+}
+
+static int report_loko(const struct eval_args *a, struct eval *e)
+{
+    struct iosage_train_params boost, forest;
+    iosage_model_params(e->m, &boost);
+    boost.threads = a->threads;
+    iosage_train_params_forest(&forest);
+    forest.seed = boost.seed;
+    forest.feature_sets = boost.feature_sets;
+    forest.io_share_gate = boost.io_share_gate;
+    forest.forest_trees = a->trees;
+    forest.threads = a->threads;
+    iosage_error err;
+    memset(&err, 0, sizeof err);
+    struct iosage_loko_row *rows = NULL;
+    size_t n = 0;
+    uint32_t *rules = malloc((e->ds->n_rows ? e->ds->n_rows : 1) *
+                             sizeof *rules);
+    iosage_status st = rules ? iosage_dataset_rules(e->ds, rules, &err)
+                             : IOSAGE_E_NOMEM;
+    if (st == IOSAGE_OK)
+        st = iosage_loko(e->ds, &boost, &forest, rules, &rows, &n, &err);
+    free(rules);
+    if (st != IOSAGE_OK) {
+        if (!err.msg[0])
+            snprintf(err.msg, sizeof err.msg, "out of memory");
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    int rc = CLI_OK;
+    if (a->json)
+        rc = print_json(loko_json(rows, n));
+    else
+        print_loko(rows, n, a->trees);
+    free(rows);
+    return rc;
 }
 
 int cmd_eval(int argc, char **argv)
@@ -237,20 +636,19 @@ int cmd_eval(int argc, char **argv)
     if (rc != CLI_OK || done)
         return rc;
     iosage_error err;
-    iosage_model *m = NULL;
-    iosage_dataset *ds = NULL;
-    iosage_status st = iosage_model_load(a.bundle, &m, &err);
+    struct eval e;
+    memset(&e, 0, sizeof e);
+    iosage_status st = iosage_model_load(a.bundle, &e.m, &err);
     if (st == IOSAGE_OK)
-        st = iosage_model_set_threads(m, a.threads, &err);
+        st = iosage_model_set_threads(e.m, a.threads, &err);
     if (st == IOSAGE_OK)
-        st = iosage_dataset_load(a.dataset, on_log, &a.quiet, &ds, &err);
+        st = iosage_dataset_load(a.dataset, on_log, &a.quiet, &e.ds, &err);
     if (st != IOSAGE_OK) {
         cli_print_error(&err);
         rc = cli_exit_for(st);
     } else {
-        rc = report(&a, m, ds);
+        rc = a.loko ? report_loko(&a, &e) : report(&a, &e);
     }
-    iosage_dataset_free(ds);
-    iosage_model_free(m);
+    eval_free(&e);
     return rc;
 }

@@ -54,8 +54,8 @@ static const struct lb_layer *low_layer(const struct lb_file *f)
     return &f->L[LB_MPIIO];
 }
 
-void lb_access_granularity(const struct lb_table *t, int *present, char *ev,
-                           size_t size)
+void lb_access_granularity(const struct lb_table *t, int *present, double *value,
+                           char *ev, size_t size)
 {
     double n_small = 0, all_small = 0, all_ops = 0, time = 0, ops = 0;
     int64_t files = 0;
@@ -80,6 +80,7 @@ void lb_access_granularity(const struct lb_table *t, int *present, char *ev,
     }
     double mat = lb_material(t, time, ops);
     *present = n_small >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
+    *value = mat;
     char c[32], p1[16], p2[16];
     snprintf(ev, size,
              "%s requests <1 MiB on %lld data file(s) where they are >= half of "
@@ -93,8 +94,8 @@ void lb_access_granularity(const struct lb_table *t, int *present, char *ev,
  * Metadata time (META_TIME of the counted layers, every file) is at least
  * 30% of the job's I/O time, with at least 1,000 metadata operations
  * (opens, stats, seeks, syncs; Darshan has no close counter). */
-void lb_metadata_intensity(const struct lb_table *t, int *present, char *ev,
-                           size_t size)
+void lb_metadata_intensity(const struct lb_table *t, int *present, double *value,
+                           char *ev, size_t size)
 {
     double meta = 0, ops = 0;
     for (size_t i = 0; i < t->n; i++) {
@@ -114,6 +115,7 @@ void lb_metadata_intensity(const struct lb_table *t, int *present, char *ev,
     }
     double share = t->io_time > 0 ? meta / t->io_time : 0;
     *present = share >= 0.30 && ops >= IOSAGE_LABEL_MIN_OPS;
+    *value = share;
     char c[32], p[16];
     snprintf(ev, size, "metadata %s of I/O time, %s metadata ops",
              lb_fmt_pct(p, sizeof p, share), lb_fmt_count(c, sizeof c, ops));
@@ -123,8 +125,8 @@ void lb_metadata_intensity(const struct lb_table *t, int *present, char *ev,
  * nprocs > 1, the slowest rank's I/O time (or the rank moving most bytes) is
  * at least 2x the mean rank's, and that rank spends at least 10% of the run
  * time in I/O. */
-void lb_parallelism_efficiency(const struct lb_table *t, int *present, char *ev,
-                               size_t size)
+void lb_parallelism_efficiency(const struct lb_table *t, int *present, double *value,
+                               char *ev, size_t size)
 {
     int64_t n = t->nprocs, slow = 0, big = 0;
     double sum_t = 0, sum_b = 0;
@@ -144,6 +146,7 @@ void lb_parallelism_efficiency(const struct lb_table *t, int *present, char *ev,
     int by_time = rt >= 2.0 && st >= 0.10;
     int by_bytes = rb >= 2.0 && sb >= 0.10;
     *present = n > 1 && (by_time || by_bytes);
+    *value = rt > rb ? rt : rb;
     char p1[16], p2[16];
     snprintf(ev, size,
              "slowest rank %.3gx mean I/O time (%s of run), max-bytes rank %.3gx "
@@ -155,8 +158,8 @@ void lb_parallelism_efficiency(const struct lb_table *t, int *present, char *ev,
  * At least 20% of a data file's reads (or writes) are not sequential (offset
  * below the previous end: ops - SEQ_*), at least 1,000 such operations, and
  * their read (write) time is material. Only POSIX keeps SEQ counters. */
-void lb_access_pattern(const struct lb_table *t, int *present, char *ev,
-                       size_t size)
+void lb_access_pattern(const struct lb_table *t, int *present, double *value,
+                       char *ev, size_t size)
 {
     double nonseq = 0, all_ns = 0, all_ops = 0, time = 0, fops = 0;
     int64_t files = 0;
@@ -183,6 +186,7 @@ void lb_access_pattern(const struct lb_table *t, int *present, char *ev,
     }
     double mat = lb_material(t, time, fops);
     *present = nonseq >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
+    *value = mat;
     char c[32], p1[16], p2[16];
     snprintf(ev, size,
              "%s non-sequential ops on %lld data file(s) >= 20%% non-sequential, "
@@ -227,8 +231,8 @@ static void ic_measure(const struct lb_file *f, struct ic_file *c)
     c->noncontig = f->L[LB_MPIIO].present && pops > 0 && pbytes / pops < MIB;
 }
 
-void lb_interface_choice(const struct lb_table *t, int *present, char *ev,
-                         size_t size)
+void lb_interface_choice(const struct lb_table *t, int *present, double *value,
+                         char *ev, size_t size)
 {
     double time = 0, fops = 0;
     int64_t files = 0;
@@ -258,6 +262,7 @@ void lb_interface_choice(const struct lb_table *t, int *present, char *ev,
     }
     double mat = lb_material(t, time, fops);
     *present = files > 0 && mat >= IOSAGE_LABEL_MATERIAL;
+    *value = mat;
     char p[16];
     snprintf(ev, size,
              "%lld shared data file(s), >= 90%% POSIX/independent MPI-IO ops, small "
@@ -275,8 +280,8 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void lb_file_strategy(const struct lb_table *t, int *present, char *ev,
-                      size_t size)
+void lb_file_strategy(const struct lb_table *t, int *present, double *value,
+                      char *ev, size_t size)
 {
     int64_t n = 0;
     double time = 0, fops = 0;
@@ -307,6 +312,7 @@ void lb_file_strategy(const struct lb_table *t, int *present, char *ev,
                (per_rank >= 10 && n >= 64);
     double mat = lb_material(t, time, fops);
     *present = many && mat >= IOSAGE_LABEL_MATERIAL;
+    *value = (double)n;
     char p[16], b[32];
     snprintf(ev, size, "%lld data files (%.3g per rank, median %s), %s of I/O time",
              (long long)n, per_rank, lb_fmt_bytes(b, sizeof b, median),
@@ -358,8 +364,8 @@ static void tu_file(const struct lb_file *f, struct tu_scan *s)
     }
 }
 
-void lb_throughput_utilization(const struct lb_table *t, int *present, char *ev,
-                               size_t size)
+void lb_throughput_utilization(const struct lb_table *t, int *present, double *value,
+                               char *ev, size_t size)
 {
     struct tu_scan s = {0};
     for (size_t i = 0; i < t->n; i++)
@@ -373,6 +379,9 @@ void lb_throughput_utilization(const struct lb_table *t, int *present, char *ev,
     int by_ost = s.ost_files > 0 && mo >= IOSAGE_LABEL_MATERIAL;
     int by_rr = s.rr_files > 0 && mr >= IOSAGE_LABEL_MATERIAL;
     *present = by_sync || by_ost || by_rr;
+    *value = by_sync ? ms : 0;
+    *value = by_ost && mo > *value ? mo : *value;
+    *value = by_rr && mr > *value ? mr : *value;
     char c1[32], c2[32], p1[16], p2[16], p3[16];
     snprintf(ev, size,
              "%ssyncs: %s counted for %s writes, %s of I/O time; %sone-OST shared "

@@ -98,16 +98,24 @@ double lb_run_time(const iosage_log *log);
 /* Share of the job's I/O time that time (or, without timers, ops) is. */
 double lb_material(const struct lb_table *t, double time, double ops);
 
-/* The seven criteria: each sets present (0/1) and writes its evidence. */
+/* The seven criteria: each sets present (0/1), its main measured value
+ * (see iosage_label_criterion) and writes its evidence. */
 typedef void (*lb_criterion)(const struct lb_table *t, int *present,
-                             char *ev, size_t size);
-void lb_access_granularity(const struct lb_table *t, int *present, char *ev, size_t size);
-void lb_metadata_intensity(const struct lb_table *t, int *present, char *ev, size_t size);
-void lb_parallelism_efficiency(const struct lb_table *t, int *present, char *ev, size_t size);
-void lb_access_pattern(const struct lb_table *t, int *present, char *ev, size_t size);
-void lb_interface_choice(const struct lb_table *t, int *present, char *ev, size_t size);
-void lb_file_strategy(const struct lb_table *t, int *present, char *ev, size_t size);
-void lb_throughput_utilization(const struct lb_table *t, int *present, char *ev, size_t size);
+                             double *value, char *ev, size_t size);
+void lb_access_granularity(const struct lb_table *t, int *present, double *value,
+        char *ev, size_t size);
+void lb_metadata_intensity(const struct lb_table *t, int *present, double *value,
+        char *ev, size_t size);
+void lb_parallelism_efficiency(const struct lb_table *t, int *present, double *value,
+        char *ev, size_t size);
+void lb_access_pattern(const struct lb_table *t, int *present, double *value,
+        char *ev, size_t size);
+void lb_interface_choice(const struct lb_table *t, int *present, double *value,
+        char *ev, size_t size);
+void lb_file_strategy(const struct lb_table *t, int *present, double *value,
+        char *ev, size_t size);
+void lb_throughput_utilization(const struct lb_table *t, int *present, double *value,
+        char *ev, size_t size);
 
 /* Formatting helpers: "13.4k", "35%". Return buf. */
 char *lb_fmt_count(char *buf, size_t size, double v);

@@ -1,6 +1,8 @@
 /*
  * src/label/label.c - iosage_label_log(): build the file table, apply the
- * healthy gate, then the seven criteria (criteria.c).
+ * healthy gate, then the seven criteria (criteria.c); and
+ * iosage_label_criterion(): one criterion without the gate (the rule of
+ * the pattern registry, iosage/patterns.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,7 +107,9 @@ iosage_status iosage_label_log(const iosage_log *log, struct iosage_label_result
     int any = 0;
     for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++) {
         int present = 0;
-        criteria[p](&t, &present, out->evidence[p], sizeof out->evidence[p]);
+        double value = 0;
+        criteria[p](&t, &present, &value, out->evidence[p],
+                    sizeof out->evidence[p]);
         out->present[p] = present && !out->gated;
         any |= out->present[p];
     }
@@ -119,6 +123,28 @@ iosage_status iosage_label_log(const iosage_log *log, struct iosage_label_result
              lb_fmt_pct(p1, sizeof p1, cap > 0 ? t.io_time / cap : 0),
              lb_fmt_pct(p2, sizeof p2, out->slowest_share),
              out->gated ? " | healthy gate: slowest rank under 5% of the run in I/O" : "");
+    lb_table_free(&t);
+    return IOSAGE_OK;
+}
+
+iosage_status iosage_label_criterion(const iosage_log *log, int p, int *present,
+                                     double *value, char *evidence, size_t size,
+                                     iosage_error *err)
+{
+    if (!log || !present || !value || !evidence || size == 0 || p < 0 ||
+        p >= IOSAGE_LABEL_NPATTERNS) {
+        set_error(err, IOSAGE_E_USAGE, "iosage_label_criterion: bad argument");
+        return IOSAGE_E_USAGE;
+    }
+    *present = 0;
+    *value = 0;
+    evidence[0] = '\0';
+    struct lb_table t;
+    if (lb_table_build(log, &t) != IOSAGE_OK) {
+        set_error(err, IOSAGE_E_NOMEM, "labeling: out of memory");
+        return IOSAGE_E_NOMEM;
+    }
+    criteria[p](&t, present, value, evidence, size);
     lb_table_free(&t);
     return IOSAGE_OK;
 }

@@ -90,6 +90,18 @@ double iosage_model_threshold(const iosage_model *m, int model)
     return m->slot[model + 1].threshold;
 }
 
+void iosage_model_params(const iosage_model *m,
+                         struct iosage_train_params *out)
+{
+    if (m)
+        *out = m->params;
+    else
+        iosage_train_params_default(out);
+    out->progress = NULL;
+    out->progress_ctx = NULL;
+    out->threads = 0;
+}
+
 uint64_t iosage_model_data_hash(const iosage_model *m)
 {
     return m ? m->data_hash : 0;
@@ -146,6 +158,12 @@ static json_t *params_json(const struct iosage_train_params *p)
     rc |= put(o, "colsample_bytree", json_real(p->colsample_bytree));
     rc |= put(o, "min_child_weight", json_real(p->min_child_weight));
     rc |= put(o, "lambda", json_real(p->lambda));
+    if (p->forest_trees > 0)
+        rc |= put(o, "num_parallel_tree", json_integer(p->forest_trees));
+    if (p->colsample_bynode < 1)
+        rc |= put(o, "colsample_bynode", json_real(p->colsample_bynode));
+    rc |= put(o, "feature_sets", json_boolean(p->feature_sets));
+    rc |= put(o, "io_share_gate", json_real(p->io_share_gate));
     if (rc == 0)
         return o;
     json_decref(o);
@@ -588,6 +606,11 @@ static void load_info(const json_t *root, iosage_model *m)
     p->colsample_bytree = real_of(pj, "colsample_bytree", p->colsample_bytree);
     p->min_child_weight = real_of(pj, "min_child_weight", p->min_child_weight);
     p->lambda = real_of(pj, "lambda", p->lambda);
+    p->forest_trees = (int)int_of(pj, "num_parallel_tree", p->forest_trees);
+    p->colsample_bynode = real_of(pj, "colsample_bynode", p->colsample_bynode);
+    /* bundles made before these two keys: every feature, no I/O gate */
+    p->feature_sets = json_is_true(json_object_get(pj, "feature_sets"));
+    p->io_share_gate = real_of(pj, "io_share_gate", 0);
     const json_t *td = json_object_get(root, "training_data");
     const char *hash = str_of(td, "hash");
     if (hash && strncmp(hash, "fnv1a64:", 8) == 0)

@@ -6,8 +6,10 @@
  * run, tab-separated, with (among others) the columns run_id, labels
  * ("healthy" or comma-separated pattern ids), log (a path relative to the
  * directory), split (train, validation, test, ood) and status ("ok" or
- * "failed: ..."). Columns are found by their header names, so added columns
- * do not break reading. Only rows whose status is "ok" are read.
+ * "failed: ..."), and optionally kernel (the benchmark kernel, kept for the
+ * leave-one-kernel-out table). Columns are found by their header names, so
+ * added columns do not break reading. Only rows whose status is "ok" are
+ * read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,10 +68,17 @@ void iosage_dataset_free(iosage_dataset *ds)
 {
     if (!ds)
         return;
-    if (ds->run_ids)
-        for (size_t i = 0; i < ds->n_rows; i++)
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (ds->run_ids)
             free(ds->run_ids[i]);
+        if (ds->logs)
+            free(ds->logs[i]);
+        if (ds->kernels)
+            free(ds->kernels[i]);
+    }
     free(ds->run_ids);
+    free(ds->logs);
+    free(ds->kernels);
     free(ds->x);
     free(ds->labels);
     free(ds->split);
@@ -123,7 +132,7 @@ uint64_t iosage_dataset_hash(const iosage_dataset *ds)
 /* --- The manifest -------------------------------------------------------- */
 
 struct mrow {
-    char *run_id, *log;
+    char *run_id, *log, *kernel; /* kernel NULL without the column */
     uint32_t labels;
     uint8_t split;
 };
@@ -133,6 +142,7 @@ struct manifest {
     size_t n, cap;
     struct mrow *rows;
     int col_run, col_labels, col_log, col_split, col_status, n_need;
+    int col_kernel; /* -1 when the manifest has none */
 };
 
 static void manifest_free(struct manifest *m)
@@ -140,6 +150,7 @@ static void manifest_free(struct manifest *m)
     for (size_t i = 0; i < m->n; i++) {
         free(m->rows[i].run_id);
         free(m->rows[i].log);
+        free(m->rows[i].kernel);
     }
     free(m->rows);
 }
@@ -186,6 +197,9 @@ static iosage_status parse_header(struct manifest *m, char *line,
         if (*idx[i] + 1 > m->n_need)
             m->n_need = *idx[i] + 1;
     }
+    m->col_kernel = find_col(cols, n, "kernel");
+    if (m->col_kernel + 1 > m->n_need)
+        m->n_need = m->col_kernel + 1;
     return IOSAGE_OK;
 }
 
@@ -234,10 +248,11 @@ static iosage_status add_row(struct manifest *m, char **cols, size_t lineno,
     struct mrow *r = &m->rows[m->n];
     r->run_id = strdup(cols[m->col_run]);
     r->log = strdup(cols[m->col_log]);
+    r->kernel = m->col_kernel >= 0 ? strdup(cols[m->col_kernel]) : NULL;
     r->labels = (uint32_t)labels;
     r->split = (uint8_t)split;
     m->n++;
-    if (!r->run_id || !r->log)
+    if (!r->run_id || !r->log || (m->col_kernel >= 0 && !r->kernel))
         return ios_fail(err, IOSAGE_E_NOMEM, m->path, "", -1, "no memory");
     return IOSAGE_OK;
 }
@@ -290,11 +305,13 @@ static iosage_status read_manifest(struct manifest *m, iosage_error *err)
 
 /* --- Logs to features ---------------------------------------------------- */
 
-/* Features of one row's log into x; IOSAGE_OK, or why it was skipped. */
+/* Features of one row's log into x and its path (malloc'd) into *where;
+ * IOSAGE_OK, or why it was skipped. */
 static iosage_status row_features(const char *dir, const struct mrow *r,
-                                  float *x, iosage_error *err)
+                                  float *x, char **where, iosage_error *err)
 {
     char path[4096];
+    *where = NULL;
     int n = r->log[0] == '/'
                 ? snprintf(path, sizeof path, "%s", r->log)
                 : snprintf(path, sizeof path, "%s/%s", dir, r->log);
@@ -305,6 +322,8 @@ static iosage_status row_features(const char *dir, const struct mrow *r,
     if (st == IOSAGE_OK)
         st = iosage_features_compute(log, x, err);
     iosage_log_free(log);
+    if (st == IOSAGE_OK && !(*where = strdup(path)))
+        st = ios_fail(err, IOSAGE_E_NOMEM, r->log, "", -1, "no memory");
     return st;
 }
 
@@ -317,7 +336,8 @@ static iosage_status fill_dataset(const char *dir, struct manifest *m,
         struct mrow *r = &m->rows[i];
         const char *id = r->run_id; /* the same string once handed over */
         iosage_error why;
-        iosage_status st = row_features(dir, r, ds->x + out * NF, &why);
+        iosage_status st = row_features(dir, r, ds->x + out * NF,
+                                        &ds->logs[out], &why);
         if (st == IOSAGE_E_NOMEM) {
             *err = why;
             return st;
@@ -329,6 +349,10 @@ static iosage_status fill_dataset(const char *dir, struct manifest *m,
             ds->split[out] = r->split;
             ds->run_ids[out] = r->run_id;
             r->run_id = NULL; /* now the dataset's */
+            if (ds->kernels) {
+                ds->kernels[out] = r->kernel;
+                r->kernel = NULL;
+            }
             out++;
         }
         if (cb)
@@ -356,7 +380,10 @@ iosage_status iosage_dataset_load(const char *dir, iosage_dataset_cb cb,
         st = iosage_dataset_create(m.n, &ds, err);
     if (st == IOSAGE_OK) {
         ds->run_ids = calloc(m.n ? m.n : 1, sizeof *ds->run_ids);
-        if (!ds->run_ids)
+        ds->logs = calloc(m.n ? m.n : 1, sizeof *ds->logs);
+        if (m.col_kernel >= 0)
+            ds->kernels = calloc(m.n ? m.n : 1, sizeof *ds->kernels);
+        if (!ds->run_ids || !ds->logs || (m.col_kernel >= 0 && !ds->kernels))
             st = ios_fail(err, IOSAGE_E_NOMEM, path, "", -1, "no memory");
     }
     if (st == IOSAGE_OK)

@@ -12,13 +12,19 @@
 #define NF IOSAGE_NUM_FEATURES
 
 void ios_detect_apply(const iosage_model *m, double gate,
-                      const double *scores, struct iosage_detection *out)
+                      const double *scores, double io_share,
+                      struct iosage_detection *out)
 {
     memset(out, 0, sizeof *out);
     out->gate_score = gate;
     out->n_patterns = m->n_patterns;
     for (int k = 0; k < m->n_patterns; k++)
         out->score[k] = scores[k];
+    if (io_share < m->params.io_share_gate) {
+        out->healthy = 1; /* rule 0: too little of the run in I/O */
+        out->io_gated = 1;
+        return;
+    }
     if (gate < m->slot[0].threshold || m->n_patterns == 0) {
         out->healthy = 1; /* rule 1: the gate wins */
         return;
@@ -52,6 +58,7 @@ iosage_status iosage_model_detect(const iosage_model *m, const float *x,
     if (!s)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "detect", -1, "no memory");
     iosage_status st = IOSAGE_OK;
+    int share = iosage_feature_index("job_io_time_share_slowest");
     for (int slot = 0; st == IOSAGE_OK && slot < m->n_slots; slot++)
         st = ios_xgb_predict(m->booster[slot], x, n_rows, 0,
                              s + (size_t)slot * n_rows, err);
@@ -59,7 +66,8 @@ iosage_status iosage_model_detect(const iosage_model *m, const float *x,
         double scores[IOSAGE_MAX_PATTERNS];
         for (int k = 0; k < m->n_patterns; k++)
             scores[k] = s[(size_t)(k + 1) * n_rows + i];
-        ios_detect_apply(m, s[i], scores, &out[i]);
+        double io_share = share >= 0 ? x[i * NF + (size_t)share] : 1.0;
+        ios_detect_apply(m, s[i], scores, io_share, &out[i]);
     }
     free(s);
     return st;

@@ -166,9 +166,12 @@ double ios_round6(double v);
 
 /* --- detect.c ------------------------------------------------------------- */
 
-/* Apply the detection rule to one row's scores (gate, then patterns). */
+/* Apply the detection rule to one row: the I/O share gate on io_share
+ * (the row's job_io_time_share_slowest), then the gate's score, then the
+ * patterns'. */
 void ios_detect_apply(const iosage_model *m, double gate,
-                      const double *scores, struct iosage_detection *out);
+                      const double *scores, double io_share,
+                      struct iosage_detection *out);
 
 /* --- bundle.c ------------------------------------------------------------- */
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshan/internal.h"
 #include "model/internal.h"
 
 static double ratio(int64_t num, int64_t den)
@@ -175,4 +176,28 @@ int ios_metrics_from_json(const json_t *o, int n_patterns,
         rc |= get_int(e, "support", &pm->support);
     }
     return rc ? -1 : 0;
+}
+
+iosage_status iosage_metrics_rows(const iosage_dataset *ds,
+                                  const uint32_t *pred, const uint8_t *keep,
+                                  struct iosage_metrics *out, iosage_error *err)
+{
+    size_t n = 0, cap = ds->n_rows ? ds->n_rows : 1;
+    uint32_t *truth = malloc(cap * sizeof *truth);
+    uint32_t *kept = malloc(cap * sizeof *kept);
+    if (!truth || !kept) {
+        free(truth);
+        free(kept);
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, "eval", -1, "no memory");
+    }
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (keep && !keep[i])
+            continue;
+        truth[n] = ds->labels[i];
+        kept[n++] = pred[i];
+    }
+    iosage_metrics_compute(truth, kept, n, iosage_pattern_count(), out);
+    free(truth);
+    free(kept);
+    return IOSAGE_OK;
 }

@@ -128,6 +128,12 @@ static int set_params(BoosterHandle b, const struct ios_boost_job *job)
     rc |= set_paramf(b, "lambda", p->lambda);
     rc |= set_paramf(b, "scale_pos_weight", job->scale_pos_weight);
     rc |= set_paramf(b, "nthread", p->threads);
+    /* random forest mode (set only then, so boosted bundles stay as
+     * they were) */
+    if (p->forest_trees > 0)
+        rc |= set_paramf(b, "num_parallel_tree", p->forest_trees);
+    if (p->colsample_bynode < 1)
+        rc |= set_paramf(b, "colsample_bynode", p->colsample_bynode);
     return rc;
 }
 

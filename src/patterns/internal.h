@@ -3,7 +3,8 @@
  * formatting for evidence lines and reasons, file labels, materiality.
  *
  * Files of this folder: util.c (these helpers), p_<id>.c (one pattern
- * each: texts, key features, evidence, rule), registry.c (the list).
+ * each: texts, key features, evidence, and the rule, which is the
+ * labeler's criterion), registry.c (the list).
  */
 #ifndef IOS_PATTERNS_INTERNAL_H
 #define IOS_PATTERNS_INTERNAL_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "features/internal.h"
+#include "iosage/label.h"
 #include "iosage/patterns.h"
 
 /* LABELING.md: the operations showing a pattern are material when they
@@ -40,8 +42,10 @@ double ios_material_share(const iosage_file_table *t, double time, int64_t ops);
 void ios_ev_add(struct iosage_evidence *ev, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Write a formatted reason into v->reason. */
-void ios_reason(struct iosage_rule_verdict *v, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* A pattern's rule: the labeler's criterion p (enum iosage_label_pattern,
+ * iosage/label.h) on log, without the healthy gate, into v (detected,
+ * value, reason = the labeler's evidence line). Out of memory: not
+ * detected, the reason says so. */
+void ios_label_rule(const iosage_log *log, int p, struct iosage_rule_verdict *v);
 
 #endif

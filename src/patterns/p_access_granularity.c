@@ -1,7 +1,7 @@
 /*
  * src/patterns/p_access_granularity.c - many small reads or writes.
  *
- * Rule (LABELING.md): requests under 1 MiB are at least half of the reads
+ * Criterion (LABELING.md; the rule below is src/label/criteria.c): requests under 1 MiB are at least half of the reads
  * or of the writes of the data files that carry them, at least 1,000 such
  * requests in the job, and those files carry at least 10% of the job's I/O
  * time. Requests are counted as the file system saw them: POSIX/DFS and
@@ -11,28 +11,18 @@
  */
 #include "patterns/internal.h"
 
-#define MIN_REQUESTS 1000
-
 static const char *const key_features[] = {
     "job_small_op_share", "job_small_file_time_share", "posix_small_write_share",
     "posix_small_read_share", "posix_tiny_op_share", "mpiio_small_op_share",
     "posix_write_size_log", "posix_read_size_log", NULL};
 
+/* The criterion of LABELING.md, as the labeler (src/label) applies it,
+ * without the healthy gate: one implementation of the criteria. */
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)log;
-    struct ios_scan s;
-    char c[32], p[16];
-    ios_scan_small(t, &s);
-    double m = ios_material_share(t, s.time, s.ops);
-    v->value = m;
-    v->detected = s.count >= MIN_REQUESTS && m >= IOS_MATERIAL;
-    ios_reason(v, "%s requests under 1 MiB in %lld data file(s) where they are "
-               "at least half of the reads or writes, %s of I/O time "
-               "(needs >= %d and >= 10%%)",
-               ios_fmt_count(c, sizeof c, (double)s.count), (long long)s.files,
-               ios_fmt_pct(p, sizeof p, m), MIN_REQUESTS);
+    (void)t;
+    ios_label_rule(log, IOSAGE_LABEL_ACCESS_GRANULARITY, v);
 }
 
 /* "<file>: 98% of 1.2 M writes under 1 MiB (average 4.0 KiB), 71% of I/O

@@ -1,7 +1,7 @@
 /*
  * src/patterns/p_access_pattern.c - nonsequential offsets.
  *
- * Rule (LABELING.md): in data files where at least 20% of the POSIX data
+ * Criterion (LABELING.md; the rule below is src/label/criteria.c): in data files where at least 20% of the POSIX data
  * operations are not sequential (SEQ_READS/SEQ_WRITES count every access
  * that starts after the previous one ended, so strided-but-forward access is
  * sequential), there are at least 1,000 such operations, and those files
@@ -9,30 +9,19 @@
  */
 #include "patterns/internal.h"
 
-#define MIN_OPS 1000
-
 static const char *const key_features[] = {
     "posix_nonseq_op_share", "posix_nonseq_file_time_share",
     "posix_seq_read_share", "posix_seq_write_share", "posix_consec_read_share",
     "posix_consec_write_share", "posix_stride_top4_share",
     "posix_rw_switches_per_op", NULL};
 
+/* The criterion of LABELING.md, as the labeler (src/label) applies it,
+ * without the healthy gate: one implementation of the criteria. */
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)log;
-    struct ios_scan s;
-    char c[32], p[16], p2[16];
-    ios_scan_nonseq(t, &s);
-    double m = ios_material_share(t, s.time, s.ops);
-    v->value = m;
-    v->detected = s.count >= MIN_OPS && m >= IOS_MATERIAL;
-    ios_reason(v, "%s non-sequential ops (%s of the ops) in %lld data file(s) "
-               "at least 20%% non-sequential, %s of I/O time (needs >= %d and "
-               ">= 10%%)",
-               ios_fmt_count(c, sizeof c, (double)s.count),
-               ios_fmt_pct(p2, sizeof p2, ios_share((double)s.count, (double)s.ops)),
-               (long long)s.files, ios_fmt_pct(p, sizeof p, m), MIN_OPS);
+    (void)t;
+    ios_label_rule(log, IOSAGE_LABEL_ACCESS_PATTERN, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,

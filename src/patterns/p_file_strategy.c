@@ -1,47 +1,25 @@
 /*
  * src/patterns/p_file_strategy.c - too many files for the work.
  *
- * Rule (LABELING.md): at least 1,000 data files; or at least 64 data files,
+ * Criterion (LABELING.md; the rule below is src/label/criteria.c): at least 1,000 data files; or at least 64 data files,
  * at least one per rank, with a median size under 4 MiB; or at least 10 data
  * files per rank and at least 64 data files. And the data files carry at
  * least 10% of the job's I/O time.
  */
 #include "patterns/internal.h"
 
-#define MANY_FILES 1000
-#define SOME_FILES 64
-#define SMALL_MEDIAN (4.0 * 1048576.0)
-#define FILES_PER_RANK 10.0
-
 static const char *const key_features[] = {
     "file_per_rank_log", "file_unique_per_rank_log", "file_median_size_log",
     "file_small_share", "file_shared_share", "job_meta_time_share",
     "meta_opens_per_file_rank_log", NULL};
 
+/* The criterion of LABELING.md, as the labeler (src/label) applies it,
+ * without the healthy gate: one implementation of the criteria. */
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)log;
-    const struct iosage_job_summary *j = &t->job;
-    const struct ios_ft_extra *x = &t->priv->extra;
-    double nf = (double)j->data_files;
-    double per_rank = nf / (double)j->nprocs;
-    int many = nf >= MANY_FILES ||
-               (nf >= SOME_FILES && per_rank >= 1.0 && x->median_size < SMALL_MEDIAN) ||
-               (per_rank >= FILES_PER_RANK && nf >= SOME_FILES);
-    double data_ops = 0.0;
-    for (size_t i = 0; i < t->n_rows; i++)
-        if ((t->rows[i].flags & IOSAGE_FILE_DATA) && ios_row_top(&t->rows[i]))
-            data_ops += (double)t->rows[i].reads + (double)t->rows[i].writes;
-    double m = ios_material_share(t, x->data_time, ios_d2i(data_ops));
-    char b[32], p[16];
-    v->value = nf;
-    v->detected = many && m >= IOS_MATERIAL;
-    ios_reason(v, "%.0f data files (%.2f per rank, median %s), %s of I/O time "
-               "(needs >= 1000; or >= 64, >= 1 per rank and median < 4 MiB; or "
-               ">= 10 per rank and >= 64; and >= 10%%)",
-               nf, per_rank, ios_fmt_bytes(b, sizeof b, x->median_size),
-               ios_fmt_pct(p, sizeof p, m));
+    (void)t;
+    ios_label_rule(log, IOSAGE_LABEL_FILE_STRATEGY, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,

@@ -2,7 +2,7 @@
  * src/patterns/p_interface_choice.c - shared-file I/O without collective
  * MPI-IO.
  *
- * Rule (LABELING.md): shared data files (data moved by at least two ranks)
+ * Criterion (LABELING.md; the rule below is src/label/criteria.c): shared data files (data moved by at least two ranks)
  * of which at least 90% of the data operations are POSIX or independent
  * MPI-IO, with small requests (average under 1 MiB) or requests that are not
  * contiguous per rank, carry together at least 10% of the job's I/O time.
@@ -17,20 +17,13 @@ static const char *const key_features[] = {
     "file_shared_time_share", "job_small_op_share", "posix_consec_write_share",
     "mpiio_coll_write_share", NULL};
 
+/* The criterion of LABELING.md, as the labeler (src/label) applies it,
+ * without the healthy gate: one implementation of the criteria. */
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)log;
-    struct ios_scan s;
-    char p[16];
-    ios_scan_indep_shared(t, &s);
-    double m = ios_material_share(t, s.time, s.ops);
-    v->value = m;
-    v->detected = s.files > 0 && m >= IOS_MATERIAL;
-    ios_reason(v, "%lld shared data file(s) with >= 90%% POSIX or independent "
-               "MPI-IO ops and small or non-contiguous requests, %s of I/O "
-               "time (needs >= 10%%)",
-               (long long)s.files, ios_fmt_pct(p, sizeof p, m));
+    (void)t;
+    ios_label_rule(log, IOSAGE_LABEL_INTERFACE_CHOICE, v);
 }
 
 static void one_line(const iosage_file_table *t, const struct iosage_file_row *r,

@@ -1,36 +1,25 @@
 /*
  * src/patterns/p_metadata_intensity.c - metadata time dominates.
  *
- * Rule (LABELING.md): metadata time (META_TIME of the layers counted in the
+ * Criterion (LABELING.md; the rule below is src/label/criteria.c): metadata time (META_TIME of the layers counted in the
  * job's I/O time, all files) is at least 30% of the job's I/O time, and the
  * job made at least 1,000 metadata operations (opens, stats, seeks, syncs,
  * set_views of every layer, all files).
  */
 #include "patterns/internal.h"
 
-#define MIN_SHARE 0.30
-#define MIN_OPS 1000
-
 static const char *const key_features[] = {
     "job_meta_time_share", "meta_ops_per_data_op_log", "meta_ops_per_rank_log",
     "meta_time_per_op_log", "meta_opens_per_file_rank_log", "meta_stats_per_open_log",
     "file_per_rank_log", NULL};
 
+/* The criterion of LABELING.md, as the labeler (src/label) applies it,
+ * without the healthy gate: one implementation of the criteria. */
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)log;
-    const struct iosage_job_summary *j = &t->job;
-    double share = ios_share(j->meta_time, j->io_time);
-    char p[16], c[32], s1[32], s2[32];
-    v->value = share;
-    v->detected = share >= MIN_SHARE && j->meta_ops >= MIN_OPS;
-    ios_reason(v, "metadata %s of I/O time (%s of %s), %s metadata ops "
-               "(needs >= 30%% and >= %d)",
-               ios_fmt_pct(p, sizeof p, share),
-               ios_fmt_secs(s1, sizeof s1, j->meta_time),
-               ios_fmt_secs(s2, sizeof s2, j->io_time),
-               ios_fmt_count(c, sizeof c, (double)j->meta_ops), MIN_OPS);
+    (void)t;
+    ios_label_rule(log, IOSAGE_LABEL_METADATA_INTENSITY, v);
 }
 
 /* The three counted rows with the most metadata time. */

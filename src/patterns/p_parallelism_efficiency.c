@@ -1,7 +1,7 @@
 /*
  * src/patterns/p_parallelism_efficiency.c - unequal I/O across ranks.
  *
- * Rule (LABELING.md): nprocs > 1, and the slowest rank's I/O time is at
+ * Criterion (LABELING.md; the rule below is src/label/criteria.c): nprocs > 1, and the slowest rank's I/O time is at
  * least 2x the mean rank's while that rank spends at least 10% of the run
  * in I/O; or the rank that moves the most bytes moves at least 2x the mean
  * while it spends at least 10% of the run in I/O. Per-rank values are the
@@ -12,34 +12,19 @@
 
 #include "patterns/internal.h"
 
-#define MIN_RATIO 2.0
-#define MIN_RUN_SHARE 0.10
-
 static const char *const key_features[] = {
     "rank_time_imbalance", "rank_time_max_over_mean_log", "rank_bytes_imbalance",
     "rank_bytes_max_over_mean_log", "shared_time_spread", "shared_time_cv_log",
     "unique_rank_bytes_imbalance", "rank_active_share",
     "job_io_time_share_slowest", NULL};
 
+/* The criterion of LABELING.md, as the labeler (src/label) applies it,
+ * without the healthy gate: one implementation of the criteria. */
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)log;
-    const struct iosage_job_summary *j = &t->job;
-    double rt = ios_ratio(j->rank_time_max, j->rank_time_mean);
-    double rb = ios_ratio(j->rank_bytes_max, j->rank_bytes_mean);
-    double st = ios_share(j->rank_time_max, j->run_time);
-    double sb = ios_share(j->rank_bytes_max_time, j->run_time);
-    int by_time = rt >= MIN_RATIO && st >= MIN_RUN_SHARE;
-    int by_bytes = rb >= MIN_RATIO && sb >= MIN_RUN_SHARE;
-    char p1[16], p2[16];
-    v->value = rt > rb ? rt : rb;
-    v->detected = j->nprocs > 1 && (by_time || by_bytes);
-    ios_reason(v, "nprocs %lld; slowest rank %.2fx mean I/O time (%s of run); "
-               "max-bytes rank %.2fx mean bytes (%s of run) (needs > 1 rank, "
-               ">= 2x and >= 10%% of run)",
-               (long long)j->nprocs, rt, ios_fmt_pct(p1, sizeof p1, st), rb,
-               ios_fmt_pct(p2, sizeof p2, sb));
+    (void)t;
+    ios_label_rule(log, IOSAGE_LABEL_PARALLELISM_EFFICIENCY, v);
 }
 
 static const char *rank_name(char *buf, size_t size, int64_t rank)

@@ -2,7 +2,7 @@
  * src/patterns/p_throughput_utilization.c - storage used below what it
  * offers.
  *
- * Rule (LABELING.md), any of, each material (>= 10% of the job's I/O time):
+ * Criterion (LABELING.md; the rule below is src/label/criteria.c), any of, each material (>= 10% of the job's I/O time):
  *   syncs:   at least 100 fsync/fdatasync (MPI_File_sync when no POSIX
  *            record) beyond 2 per rank and file (the ones at close), and at
  *            least 1 per 10 writes of those files; time = the files' time;
@@ -16,19 +16,15 @@
 
 #include "patterns/internal.h"
 
-#define MIN_SYNCS 100
-#define SYNCS_PER_WRITE 0.1
-
 static const char *const key_features[] = {
     "sync_extra_per_write", "sync_per_write_log", "lustre_stripe_count_log",
     "lustre_mib_per_ost_log", "lustre_single_ost_write_share",
     "reread_time_share", "posix_reread_ratio_log", "posix_reread_byte_share",
     NULL};
 
+/* The files behind each of the three criteria (for the evidence). */
 struct tu {
     struct ios_scan sync, ost, reread;
-    double m_sync, m_ost, m_reread;
-    int by_sync, by_ost, by_reread;
 };
 
 static void evaluate(const iosage_file_table *t, struct tu *u)
@@ -36,36 +32,15 @@ static void evaluate(const iosage_file_table *t, struct tu *u)
     ios_scan_syncs(t, &u->sync);
     ios_scan_single_ost(t, &u->ost);
     ios_scan_reread(t, &u->reread);
-    u->m_sync = ios_material_share(t, u->sync.time, u->sync.ops);
-    u->m_ost = ios_material_share(t, u->ost.time, u->ost.ops);
-    u->m_reread = ios_material_share(t, u->reread.time, u->reread.ops);
-    u->by_sync = u->sync.count >= MIN_SYNCS &&
-                 (double)u->sync.count >= SYNCS_PER_WRITE * (double)u->sync.ops &&
-                 u->m_sync >= IOS_MATERIAL;
-    u->by_ost = u->ost.files > 0 && u->m_ost >= IOS_MATERIAL;
-    u->by_reread = u->reread.files > 0 && u->m_reread >= IOS_MATERIAL;
 }
 
+/* The criterion of LABELING.md, as the labeler (src/label) applies it,
+ * without the healthy gate: one implementation of the criteria. */
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)log;
-    struct tu u;
-    char c1[32], c2[32], p1[16], p2[16], p3[16];
-    evaluate(t, &u);
-    v->detected = u.by_sync || u.by_ost || u.by_reread;
-    v->value = u.by_sync ? u.m_sync : 0.0;
-    v->value = u.by_ost && u.m_ost > v->value ? u.m_ost : v->value;
-    v->value = u.by_reread && u.m_reread > v->value ? u.m_reread : v->value;
-    ios_reason(v, "syncs: %s extra for %s writes, %s of I/O time%s; one-OST "
-               "shared files >= 1 GiB: %lld, %s%s; re-read files: %lld, %s of "
-               "I/O time in reads%s",
-               ios_fmt_count(c1, sizeof c1, (double)u.sync.count),
-               ios_fmt_count(c2, sizeof c2, (double)u.sync.ops),
-               ios_fmt_pct(p1, sizeof p1, u.m_sync), u.by_sync ? " [yes]" : "",
-               (long long)u.ost.files, ios_fmt_pct(p2, sizeof p2, u.m_ost),
-               u.by_ost ? " [yes]" : "", (long long)u.reread.files,
-               ios_fmt_pct(p3, sizeof p3, u.m_reread), u.by_reread ? " [yes]" : "");
+    (void)t;
+    ios_label_rule(log, IOSAGE_LABEL_THROUGHPUT_UTILIZATION, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,

@@ -96,10 +96,14 @@ void ios_ev_add(struct iosage_evidence *ev, const char *fmt, ...)
     va_end(ap);
 }
 
-void ios_reason(struct iosage_rule_verdict *v, const char *fmt, ...)
+void ios_label_rule(const iosage_log *log, int p, struct iosage_rule_verdict *v)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->reason, sizeof v->reason, fmt, ap);
-    va_end(ap);
+    memset(v, 0, sizeof *v);
+    iosage_error err;
+    iosage_status st = iosage_label_criterion(log, p, &v->detected, &v->value,
+                                              v->reason, sizeof v->reason, &err);
+    if (st != IOSAGE_OK) {
+        v->detected = 0;
+        snprintf(v->reason, sizeof v->reason, "not evaluated: %.200s", err.msg);
+    }
 }

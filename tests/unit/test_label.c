@@ -16,6 +16,7 @@
 #include "iosage/counters.h"
 #include "iosage/darshan.h"
 #include "iosage/label.h"
+#include "iosage/patterns.h"
 #include "testutil.h"
 
 #define MIB 1048576
@@ -150,6 +151,67 @@ static void test_gate(void **state)
     expect(&r, BIT(AG));
     assert_false(r.gated);
     assert_true(r.slowest_share > 0.05 && r.slowest_share < 0.052);
+}
+
+/* --- one implementation: the registry's rules are the criteria ------------------ */
+
+/* The registry's rule for label pattern p on log. */
+static struct iosage_rule_verdict registry_rule(const iosage_log *log, int p)
+{
+    const struct iosage_pattern *pat = iosage_pattern_find(iosage_label_pattern_id(p));
+    assert_non_null(pat);
+    struct iosage_rule_verdict v;
+    pat->rule(log, NULL, &v);
+    return v;
+}
+
+static void test_registry_rule(void **state)
+{
+    (void)state;
+    /* 1,000 small writes in 4.9% of the run: the labeler's gate says
+     * healthy, the criterion (the registry's rule, no gate) holds */
+    iosage_log *log = new_job(1, 10);
+    add_posix_writes(log, "/data/out", 0, 1000, 4096, 0.49, 0);
+    struct iosage_label_result r;
+    assert_int_equal(iosage_label_log(log, &r, NULL), IOSAGE_OK);
+    expect(&r, 0);
+    assert_true(r.gated);
+    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++) {
+        struct iosage_rule_verdict v = registry_rule(log, p);
+        assert_int_equal(v.detected, p == AG);
+        assert_int_equal(strncmp(v.reason, r.evidence[p], sizeof v.reason - 1), 0);
+        int present;
+        double value;
+        char ev[IOSAGE_LABEL_EVIDENCE_MAX];
+        assert_int_equal(iosage_label_criterion(log, p, &present, &value, ev, sizeof ev, NULL),
+                         IOSAGE_OK);
+        assert_int_equal(present, v.detected);
+        assert_true(value == v.value);
+        assert_string_equal(ev, r.evidence[p]);
+    }
+    /* AG's value: the share of I/O time in the files carrying it (all) */
+    assert_true(registry_rule(log, AG).value == 1.0);
+    /* MI's: the metadata share (none) */
+    assert_true(registry_rule(log, MI).value == 0.0);
+    int present;
+    double value;
+    char ev[8];
+    iosage_error err;
+    assert_int_equal(iosage_label_criterion(log, 7, &present, &value, ev, sizeof ev, &err),
+                     IOSAGE_E_USAGE);
+    assert_int_equal(iosage_label_criterion(NULL, 0, &present, &value, ev, sizeof ev, &err),
+                     IOSAGE_E_USAGE);
+    /* evidence cut to size, NUL-terminated */
+    assert_int_equal(iosage_label_criterion(log, AG, &present, &value, ev, sizeof ev, &err),
+                     IOSAGE_OK);
+    assert_int_equal(strlen(ev), 7);
+    assert_true(present);
+    iosage_log_free(log);
+    /* 999: neither */
+    log = new_job(1, 10);
+    add_posix_writes(log, "/data/out", 0, 999, 4096, 2, 0);
+    assert_false(registry_rule(log, AG).detected);
+    iosage_log_free(log);
 }
 
 /* --- access_granularity ----------------------------------------------------------- */
@@ -596,14 +658,21 @@ static void test_labels_tsv(void **state)
         iosage_log *log = NULL;
         iosage_error err;
         assert_int_equal(iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, &err), IOSAGE_OK);
-        struct iosage_label_result r = label(log);
+        struct iosage_label_result r;
+        assert_int_equal(iosage_label_log(log, &r, &err), IOSAGE_OK);
         for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++) {
+            /* the registry's rule is the same criterion, without the gate */
+            struct iosage_rule_verdict v = registry_rule(log, p);
+            if ((v.detected && !r.gated) != r.present[p])
+                fail_msg("%s %s: registry rule %d, labeler %d (gated %d)", name,
+                         iosage_label_pattern_id(p), v.detected, r.present[p], r.gated);
             agree[p] += r.present[p] == want[p];
             if (r.present[p] != want[p])
                 print_message("disagree: %s %s got %d\n", name, iosage_label_pattern_id(p),
                               r.present[p]);
         }
         agree[IOSAGE_LABEL_NPATTERNS] += r.healthy == want[IOSAGE_LABEL_NPATTERNS];
+        iosage_log_free(log);
         n++;
     }
     fclose(f);
@@ -621,6 +690,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_gate),
+        cmocka_unit_test(test_registry_rule),
         cmocka_unit_test(test_ag_count),
         cmocka_unit_test(test_ag_half),
         cmocka_unit_test(test_ag_exact_mib),

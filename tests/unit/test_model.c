@@ -11,7 +11,9 @@
  *   - bundles refused for another feature schema, feature names or
  *     patterns, and for a damaged model file;
  *   - the detect JSON line, and dataset directories (manifest, skipped
- *     logs, bad rows).
+ *     logs, bad rows);
+ *   - the random forest mode, the per-model feature sets, the I/O share
+ *     gate, metrics over chosen rows and leave one kernel out.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -151,14 +153,14 @@ static void detection_rule(void **state)
     struct iosage_detection d;
 
     scores[0] = 0.99; /* rule 1: the gate says healthy, nothing reported */
-    ios_detect_apply(m, 0.4, scores, &d);
+    ios_detect_apply(m, 0.4, scores, 1.0, &d);
     assert_true(d.healthy);
     assert_int_equal(d.labels, 0);
     assert_false(d.detected[0]);
     assert_float_equal(d.score[0], 0.99, 0);
 
     scores[1] = 0.5; /* rule 2: patterns at or above their thresholds */
-    ios_detect_apply(m, 0.7, scores, &d);
+    ios_detect_apply(m, 0.7, scores, 1.0, &d);
     assert_false(d.healthy);
     assert_false(d.gate_only);
     assert_int_equal(d.labels, 0x3);
@@ -166,7 +168,7 @@ static void detection_rule(void **state)
     for (int k = 0; k < n; k++) /* rule 3: no pattern clears: healthy */
         scores[k] = 0.1;
     scores[2] = 0.89; /* just under its 0.9 */
-    ios_detect_apply(m, 0.99, scores, &d);
+    ios_detect_apply(m, 0.99, scores, 1.0, &d);
     assert_true(d.healthy);
     assert_true(d.gate_only);
     assert_int_equal(d.labels, 0);
@@ -174,9 +176,25 @@ static void detection_rule(void **state)
         assert_false(d.detected[k]);
 
     scores[2] = 0.9; /* at the threshold counts */
-    ios_detect_apply(m, 0.5, scores, &d);
+    ios_detect_apply(m, 0.5, scores, 1.0, &d);
     assert_false(d.healthy);
     assert_false(d.gate_only);
+    assert_false(d.io_gated);
+    assert_int_equal(d.labels, 1u << 2);
+
+    /* rule 0: the slowest rank under 5% of the run in I/O: healthy,
+     * whatever the models say; at 5% the models decide */
+    m->params.io_share_gate = 0.05;
+    ios_detect_apply(m, 0.99, scores, 0.0499, &d);
+    assert_true(d.healthy);
+    assert_true(d.io_gated);
+    assert_int_equal(d.labels, 0);
+    assert_float_equal(d.score[2], 0.9, 0);
+    ios_detect_apply(m, 0.99, scores, 0.05, &d);
+    assert_false(d.io_gated);
+    assert_int_equal(d.labels, 1u << 2);
+    m->params.io_share_gate = 0; /* disabled (bundles made without it) */
+    ios_detect_apply(m, 0.99, scores, 0.0, &d);
     assert_int_equal(d.labels, 1u << 2);
     iosage_model_free(m);
 }
@@ -253,6 +271,11 @@ static iosage_model *train_rounds(const iosage_dataset *ds, int threads,
     p.max_rounds = rounds;
     p.early_stopping = 15;
     p.threads = threads;
+    /* the synthetic patterns live on features 0, 5, 10, ...: every model
+     * sees every feature, and no I/O share gate (feature 0 is
+     * job_io_time_share_slowest); both are tested in forest_and_sets */
+    p.feature_sets = 0;
+    p.io_share_gate = 0;
     iosage_model *m = NULL;
     iosage_error err;
     iosage_status st = iosage_model_train(ds, &p, &m, &err);
@@ -711,6 +734,18 @@ static void dataset_directory(void **state)
     assert_int_equal(iosage_features_compute(log, x, &err), IOSAGE_OK);
     iosage_log_free(log);
     assert_memory_equal(ds->x, x, sizeof x);
+    /* the log path as opened, and the kernel column */
+    snprintf(path, sizeof path, "%s/good.darshan", dir);
+    assert_string_equal(ds->logs[0], path);
+    assert_string_equal(ds->logs[1], path);
+    assert_string_equal(ds->kernels[0], "k");
+    /* the rule baseline on the same logs: the example log's small
+     * independent writes cross the small-request and no-collective
+     * thresholds, as `iosage rules` says */
+    uint32_t rules[2] = {99, 99};
+    assert_int_equal(iosage_dataset_rules(ds, rules, &err), IOSAGE_OK);
+    assert_int_equal(rules[0], (1u << ag) | (1u << ic));
+    assert_int_equal(rules[1], rules[0]);
     uint64_t h = iosage_dataset_hash(ds);
     ds->x[5] += 1;
     assert_true(iosage_dataset_hash(ds) != h);
@@ -726,6 +761,14 @@ static void dataset_directory(void **state)
     assert_non_null(strstr(err.msg, "line 2"));
     assert_non_null(strstr(err.msg, "bogus"));
     assert_non_null(strstr(err.path, "manifest.tsv"));
+    /* without a kernel column: no kernels */
+    snprintf(text, sizeof text, "run_id\tlabels\tlog\tsplit\tstatus\n"
+             "g\thealthy\tgood.darshan\ttest\tok\n");
+    write_text(dir, "manifest.tsv", text);
+    assert_int_equal(iosage_dataset_load(dir, NULL, NULL, &ds, &err), IOSAGE_OK);
+    assert_int_equal(ds->n_rows, 1);
+    assert_null(ds->kernels);
+    iosage_dataset_free(ds);
     write_text(dir, "manifest.tsv", "run_id\tlabels\tlog\n");
     assert_int_equal(iosage_dataset_load(dir, NULL, NULL, &ds, &err),
                      IOSAGE_E_CORRUPT);
@@ -787,6 +830,124 @@ static void log_hook_captures(void **state)
     assert_true(n_log_lines >= 1);
 }
 
+/* --- Random forest, feature sets, I/O gate, leave one kernel out ------------------ */
+
+/* Slot k + 1's model gives feature f a nonzero SHAP contribution on some of
+ * the first rows of ds. */
+static int uses_feature(const iosage_model *m, int k, const iosage_dataset *ds,
+                        int f)
+{
+    float contrib[NF + 1];
+    for (size_t i = 0; i < 40; i++) {
+        assert_int_equal(iosage_model_explain(m, k, ds->x + i * NF, contrib, NULL, NULL),
+                         IOSAGE_OK);
+        if (contrib[f] != 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void forest_and_sets(void **state)
+{
+    (void)state;
+    iosage_dataset *ds = synthetic();
+    struct iosage_train_params p;
+    iosage_train_params_forest(&p);
+    assert_int_equal(p.forest_trees, 100);
+    assert_int_equal(p.max_rounds, 1);
+    assert_true(p.eta == 1.0 && p.colsample_bynode == 0.5);
+    p.feature_sets = 0;
+    p.io_share_gate = 0;
+    iosage_model *rf = NULL;
+    assert_int_equal(iosage_model_train(ds, &p, &rf, NULL), IOSAGE_OK);
+    const struct iosage_metrics *mt = iosage_model_metrics(rf, IOSAGE_SPLIT_TEST);
+    assert_true(mt->micro_f1 > 0.9);
+    assert_int_equal(rf->slot[1].rounds, 1); /* one round of 100 trees */
+    struct iosage_train_params back;
+    iosage_model_params(rf, &back);
+    assert_int_equal(back.forest_trees, 100);
+    assert_true(back.colsample_bynode == 0.5);
+    iosage_model_free(rf);
+
+    /* feature sets: access_granularity (pattern 0) never splits on
+     * feature 0 (job_io_time_share_slowest is not among its features),
+     * metadata_intensity (pattern 1, every feature) uses feature 5 */
+    iosage_train_params_default(&p);
+    assert_int_equal(p.feature_sets, 1);
+    assert_true(p.io_share_gate == 0.05);
+    p.max_rounds = 30;
+    iosage_model *m = NULL;
+    assert_int_equal(iosage_model_train(ds, &p, &m, NULL), IOSAGE_OK);
+    assert_false(uses_feature(m, 0, ds, 0));
+    assert_true(uses_feature(m, 1, ds, 5));
+    /* the I/O share gate: feature 0 under 0.05 is healthy, io_gated */
+    float x[NF];
+    memcpy(x, ds->x, sizeof x);
+    x[5] = 0.95f; /* metadata_intensity, clearly */
+    x[0] = 0.04f;
+    struct iosage_detection d;
+    assert_int_equal(iosage_model_detect(m, x, 1, &d, NULL), IOSAGE_OK);
+    assert_true(d.healthy && d.io_gated);
+    assert_int_equal(d.labels, 0);
+    x[0] = 0.9f;
+    assert_int_equal(iosage_model_detect(m, x, 1, &d, NULL), IOSAGE_OK);
+    assert_false(d.io_gated);
+    assert_true(d.detected[1]);
+    iosage_model_free(m);
+    iosage_dataset_free(ds);
+}
+
+static void rows_and_loko(void **state)
+{
+    (void)state;
+    iosage_dataset *ds = synthetic();
+    /* metrics over chosen rows: the labels themselves, every other row */
+    uint8_t *keep = malloc(N_ROWS);
+    assert_non_null(keep);
+    for (size_t i = 0; i < N_ROWS; i++)
+        keep[i] = i % 2 == 0;
+    struct iosage_metrics mt;
+    assert_int_equal(iosage_metrics_rows(ds, ds->labels, keep, &mt, NULL), IOSAGE_OK);
+    assert_int_equal(mt.runs, N_ROWS / 2);
+    assert_true(mt.micro_f1 == 1.0 && mt.hamming_loss == 0.0);
+    free(keep);
+    /* three kernels "a", "b", "c" by row; loko without them is refused */
+    struct iosage_train_params boost, forest;
+    iosage_train_params_default(&boost);
+    boost.max_rounds = 20;
+    boost.feature_sets = 0;
+    boost.io_share_gate = 0;
+    iosage_train_params_forest(&forest);
+    forest.forest_trees = 10;
+    forest.feature_sets = 0;
+    forest.io_share_gate = 0;
+    struct iosage_loko_row *rows = NULL;
+    size_t n = 0;
+    iosage_error err;
+    assert_int_equal(iosage_loko(ds, &boost, &forest, NULL, &rows, &n, &err),
+                     IOSAGE_E_USAGE);
+    ds->kernels = calloc(N_ROWS, sizeof *ds->kernels);
+    assert_non_null(ds->kernels);
+    for (size_t i = 0; i < N_ROWS; i++)
+        ds->kernels[i] = strdup(i % 3 == 0 ? "c" : i % 3 == 1 ? "a" : "b");
+    assert_int_equal(iosage_loko(ds, &boost, &forest, ds->labels, &rows, &n, &err),
+                     IOSAGE_OK);
+    assert_int_equal(n, 3);
+    int64_t runs = 0;
+    for (size_t k = 0; k < n; k++) {
+        assert_string_equal(rows[k].kernel, k == 0 ? "a" : k == 1 ? "b" : "c");
+        assert_int_equal(rows[k].models.runs, rows[k].forest.runs);
+        runs += rows[k].models.runs;
+        /* the patterns do not depend on the kernel here: learnable */
+        assert_true(rows[k].models.micro_f1 > 0.85);
+        assert_true(rows[k].forest.micro_f1 > 0.6);
+        assert_true(rows[k].rules.micro_f1 == 1.0); /* the labels given */
+    }
+    assert_int_equal(runs, N_ROWS);
+    free(rows);
+    iosage_dataset_free(ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -804,6 +965,8 @@ int main(void)
         cmocka_unit_test(dataset_directory),
         cmocka_unit_test(train_refuses),
         cmocka_unit_test(log_hook_captures),
+        cmocka_unit_test(forest_and_sets),
+        cmocka_unit_test(rows_and_loko),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
