@@ -3,7 +3,9 @@
 #   include(${PROJECT_SOURCE_DIR}/cmake/embed_model.cmake)
 #   iosage_embed_model(TARGET iosage DIR ${PROJECT_SOURCE_DIR}/models/default)
 #
-# Writes ${CMAKE_CURRENT_BINARY_DIR}/embedded_model.c, which defines
+# Writes ${CMAKE_CURRENT_BINARY_DIR}/embedded_model.c (for TARGET iosage;
+# embedded_model_<TARGET>.c for any other target, so that several programs
+# can embed a bundle), which defines
 # ios_embedded_model() (src/model/embedded.h), and adds it to TARGET. Each
 # file of DIR (bundle.json and the XGBoost model files; hidden files are
 # left out) is pulled into .rodata with the assembler's .incbin, so a bundle
@@ -78,7 +80,11 @@ function(iosage_embed_model)
     "    return n;\n"
     "}\n")
 
-  set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded_model.c")
+  if(EMB_TARGET STREQUAL "iosage")
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded_model.c")
+  else()
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded_model_${EMB_TARGET}.c")
+  endif()
   file(CONFIGURE OUTPUT "${out}" CONTENT "${body}" @ONLY)
   target_sources(${EMB_TARGET} PRIVATE "${out}")
   set_source_files_properties("${out}" PROPERTIES OBJECT_DEPENDS "${files}")

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# make bench, part 3: how fast `iosage batch` and iosage-mpi get through
+# whole corpora (issue 6).
+#
+#   scripts/bench-batch.sh BUILD_DIR
+#
+# For each corpus (the shared real logs, and the generated data/bench-runs
+# logs) it reports logs per second for `iosage batch` with 1 and 2 threads
+# and for iosage-mpi with 1, 2 and 4 ranks (best of ROUNDS runs, default 3),
+# the peak resident memory (GNU time; per rank for MPI), and where one
+# thread's time goes (--profile: reading, decoding = decompression + record
+# decoding, features, prediction).
+#
+# logs/s is measured inside the program (--profile: from listing the inputs
+# to the renamed output, after the model is loaded): it leaves out process
+# start and mpirun's launch (about 3 s here), which a real batch of 10^5
+# logs amortizes. The wall time with start-up is printed too.
+#
+# On a machine shared with other work, wall-clock rates say little; "CPU
+# ms/log" is the CPU time (user + sys, all threads or ranks, from GNU time)
+# minus that of a run on one missing file (start-up and model loading),
+# divided by the logs: 1000 / it is the rate one whole core would give.
+# It is left out for MPI runs, whose ranks burn CPU polling while they wait.
+# MPI runs use --mca mpi_yield_when_idle 1: 4 ranks on 2 cores are
+# oversubscribed, and a polling rank would take the core of a working one.
+set -euo pipefail
+build=${1:-build}
+rounds=${ROUNDS:-3}
+root=$(cd "$(dirname "$0")/.." && pwd)
+iosage=$build/iosage
+mpi=$build/iosage-mpi
+shared=${IOSAGE_SHARED_LOGS:-$root/../shared/darshan-logs}
+generated=${IOSAGE_BENCH_RUNS:-$root/data/bench-runs/logs}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gnutime=
+if /usr/bin/time -f %M true >/dev/null 2>&1; then gnutime=/usr/bin/time; fi
+
+# one RUN_KIND N CORPUS: run once, print
+# "<logs/s> <wall s> <peak KiB> <CPU s summed over threads or ranks>"
+one() {
+  local kind=$1 n=$2 corpus=$3 t0 t1 rc=0
+  local timer=()
+  [ -n "$gnutime" ] && timer=("$gnutime" -f 'peak-kib %M cpu %U %S')
+  t0=$(date +%s.%N)
+  if [ "$kind" = threads ]; then
+    "${timer[@]}" "$iosage" batch -q --profile -j "$n" -o "$tmp/out.jsonl" "$corpus" \
+      2>"$tmp/err" || rc=$?
+  else
+    mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np "$n" \
+      "${timer[@]}" "$mpi" -q --profile \
+      -o "$tmp/out.jsonl" "$corpus" 2>"$tmp/err" || rc=$?
+  fi
+  t1=$(date +%s.%N)
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+    echo "bench-batch: $kind $n failed (exit $rc):" >&2
+    head -3 "$tmp/err" >&2
+    echo "0 0 0 0"
+    return
+  fi
+  local rate peak cpu
+  rate=$(sed -n 's/^profile: .* wall with .*: \([0-9]*\) logs\/s$/\1/p' "$tmp/err" | head -1)
+  peak=$(sed -n 's/^peak-kib \([0-9]*\) .*/\1/p' "$tmp/err" | sort -n | tail -1)
+  cpu=$(awk '/^peak-kib/ { s += $4 + $5 } END { printf "%.2f", s }' "$tmp/err")
+  echo "${rate:-0} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') ${peak:-0} $cpu"
+}
+
+# CPU seconds of start-up and model loading (one run on a missing file),
+# per process
+baseline_cpu() {
+  [ -n "$gnutime" ] || { echo 0; return; }
+  "$gnutime" -f 'cpu %U %S' "$iosage" batch -q -j 1 "$tmp/missing.darshan" \
+    >/dev/null 2>"$tmp/base" || true
+  awk '/^cpu/ { printf "%.2f", $2 + $3 }' "$tmp/base"
+}
+
+# best KIND N CORPUS: the best of $rounds runs, as one table line
+best() {
+  local kind=$1 n=$2 corpus=$3 r best_rate=0 best_wall=0 peak=0 best_cpu=
+  local procs=1
+  [ "$kind" = mpi ] && procs=$n
+  for ((r = 0; r < rounds; r++)); do
+    read -r rate wall kib cpu < <(one "$kind" "$n" "$corpus")
+    if [ "$rate" -gt "$best_rate" ]; then best_rate=$rate best_wall=$wall; fi
+    if [ "$kib" -gt "$peak" ]; then peak=$kib; fi
+    cpu=$(awk -v c="$cpu" -v b="$base" -v p="$procs" -v n="$nlogs" \
+          'BEGIN { printf "%.3f", (c - b * p) * 1000 / n }')
+    [ "$kind" = mpi ] && cpu=- # ranks poll while they wait: not comparable
+    if [ "$cpu" = - ]; then
+      best_cpu=-
+    elif [ -z "$best_cpu" ] || awk -v a="$cpu" -v b="$best_cpu" 'BEGIN { exit !(a < b) }'; then
+      best_cpu=$cpu
+    fi
+  done
+  local label="iosage batch -j $n"
+  [ "$kind" = mpi ] && label="iosage-mpi, $n rank$([ "$n" -gt 1 ] && echo s || true)"
+  printf '  %-22s %6s logs/s %7.1f logs/s/worker  CPU %6s ms/log  wall with start-up %6s s  peak RSS %5.1f MiB%s\n' \
+    "$label" "$best_rate" "$(awk -v a="$best_rate" -v n="$n" 'BEGIN { print a / n }')" \
+    "$best_cpu" "$best_wall" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" \
+    "$([ "$kind" = mpi ] && echo ' (largest rank)' || true)"
+}
+
+corpus() {
+  local name=$1 dir=$2
+  if [ ! -d "$dir" ]; then
+    echo "$name: $dir not found, skipped"
+    return
+  fi
+  local n
+  nlogs=$({ "$iosage" batch -q -j 1 --summary "$dir" 2>/dev/null || true; } | sed -n 's/^logs: \([0-9]*\).*/\1/p')
+  echo "$name: $nlogs logs in $dir"
+  best threads 1 "$dir"
+  best threads 2 "$dir"
+  if [ -x "$mpi" ] && command -v mpirun >/dev/null; then
+    for np in 1 2 4; do best mpi "$np" "$dir"; done
+  else
+    echo "  (iosage-mpi not built: MPI runs skipped)"
+  fi
+  "$iosage" batch -q --profile -j 1 -o "$tmp/out.jsonl" "$dir" 2>"$tmp/err" || true
+  grep '^profile: per log\|^profile: shares' "$tmp/err" | sed 's/^profile: /  one thread, /'
+}
+
+base=$(baseline_cpu)
+nlogs=1
+echo "batch: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $rounds; start-up + model load $base CPU s per process"
+corpus "shared corpus" "$shared"
+corpus "generated dataset" "$generated"

@@ -1,0 +1,361 @@
+/*
+ * src/batch/format.c - a batch row as CSV, as a JSON line, and as the exact
+ * JSON line the MPI front end passes between ranks (and reads back).
+ *
+ * Columns, in this order (CSV header names; JSON keys are the same, with the
+ * patterns in one "patterns" object):
+ *   file, status (ok|partial|error), error, job_id, uid, exe, nprocs,
+ *   run_time, io_time, io_time_share, bytes_read, bytes_written, healthy,
+ *   gate_score, <pattern>_score and <pattern>_detected for every registered
+ *   pattern, top_pattern, top_evidence.
+ * An error row has only file, status and error; the other CSV cells are
+ * empty and the JSON object leaves them out. Reals print with 6 significant
+ * digits ("%.6g", jansson's precision 6); a non-finite real is an empty cell
+ * or null.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch/internal.h"
+#include "darshan/internal.h"
+
+#define JSON_PUBLIC (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
+#define JSON_EXACT (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+static const char *const status_names[] = {"ok", "partial", "error"};
+
+/* --- UTF-8 ---------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence starting at p, or 0. */
+static int utf8_len(const unsigned char *p)
+{
+    int n = p[0] < 0x80 ? 1 : p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3
+            : p[0] >= 0xc2 ? 2 : 0;
+    if (n <= 1)
+        return n;
+    if (p[0] > 0xf4)
+        return 0;
+    uint32_t v = p[0] & (0x7fu >> n);
+    for (int k = 1; k < n; k++) {
+        if ((p[k] & 0xc0) != 0x80)
+            return 0;
+        v = (v << 6) | (p[k] & 0x3fu);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < least[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    return n;
+}
+
+char *ios_batch_text(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t len = strlen((const char *)p);
+    char *out = malloc(3 * len + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    while (*p) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            memcpy(out + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        } else {
+            memcpy(out + o, p, (size_t)n);
+            o += (size_t)n;
+            p += n;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* --- CSV ------------------------------------------------------------------ */
+
+/* One CSV cell: quoted when it holds a comma, quote, CR or LF (quotes
+ * doubled), as is otherwise. */
+static void csv_text(FILE *out, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    putc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            putc('"', out);
+        putc(*s, out);
+    }
+    putc('"', out);
+}
+
+static void csv_real(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.6g", v);
+}
+
+int iosage_batch_write_header(FILE *out, int format)
+{
+    if (format != IOSAGE_BATCH_CSV)
+        return 0;
+    fputs("file,status,error,job_id,uid,exe,nprocs,run_time,io_time,"
+          "io_time_share,bytes_read,bytes_written,healthy,gate_score",
+          out);
+    for (int k = 0; k < iosage_pattern_count(); k++) {
+        const char *id = iosage_pattern_get(k)->id;
+        fprintf(out, ",%s_score,%s_detected", id, id);
+    }
+    fputs(",top_pattern,top_evidence\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+static int write_csv(FILE *out, const struct iosage_batch_row *r)
+{
+    csv_text(out, r->file);
+    fprintf(out, ",%s,", status_names[r->status]);
+    csv_text(out, r->error);
+    if (r->status == IOSAGE_BATCH_ERROR) {
+        for (int k = 0; k < 11 + 2 * iosage_pattern_count() + 2; k++)
+            putc(',', out);
+        putc('\n', out);
+        return ferror(out) ? -1 : 0;
+    }
+    fprintf(out, ",%lld,%lld,", (long long)r->job_id, (long long)r->uid);
+    csv_text(out, r->exe);
+    fprintf(out, ",%lld,", (long long)r->nprocs);
+    csv_real(out, r->run_time);
+    putc(',', out);
+    csv_real(out, r->io_time);
+    putc(',', out);
+    csv_real(out, r->io_time_share);
+    fprintf(out, ",%lld,%lld,%d,", (long long)r->bytes_read,
+            (long long)r->bytes_written, r->healthy);
+    csv_real(out, r->gate_score);
+    for (int k = 0; k < r->n_patterns; k++) {
+        putc(',', out);
+        csv_real(out, r->score[k]);
+        fprintf(out, ",%d", r->detected[k]);
+    }
+    putc(',', out);
+    if (r->top_pattern >= 0)
+        fputs(iosage_pattern_get(r->top_pattern)->id, out);
+    putc(',', out);
+    csv_text(out, r->evidence);
+    putc('\n', out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* --- JSON ----------------------------------------------------------------- */
+
+static int put(json_t *o, const char *key, json_t *v)
+{
+    return v ? json_object_set_new(o, key, v) : -1;
+}
+
+static json_t *real(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A JSON string, or null for NULL (row strings are valid UTF-8). */
+static json_t *text(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static int put_patterns(json_t *o, const struct iosage_batch_row *r)
+{
+    json_t *pats = json_object();
+    if (put(o, "patterns", pats) != 0)
+        return -1;
+    int bad = 0;
+    for (int k = 0; k < r->n_patterns; k++) {
+        json_t *p = json_object();
+        bad |= put(pats, iosage_pattern_get(k)->id, p);
+        if (!p)
+            break;
+        bad |= put(p, "score", real(r->score[k]));
+        bad |= put(p, "detected", json_boolean(r->detected[k]));
+    }
+    return bad ? -1 : 0;
+}
+
+/* The row as a JSON object; with_index adds "index" (the exact form). */
+static json_t *row_json(const struct iosage_batch_row *r, int with_index)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    int bad = 0;
+    if (with_index)
+        bad |= put(o, "index", json_integer((json_int_t)r->index));
+    bad |= put(o, "file", text(r->file));
+    bad |= put(o, "status", json_string(status_names[r->status]));
+    bad |= put(o, "error", text(r->error));
+    if (r->status != IOSAGE_BATCH_ERROR) {
+        bad |= put(o, "job_id", json_integer(r->job_id));
+        bad |= put(o, "uid", json_integer(r->uid));
+        bad |= put(o, "exe", text(r->exe));
+        bad |= put(o, "nprocs", json_integer(r->nprocs));
+        bad |= put(o, "run_time", real(r->run_time));
+        bad |= put(o, "io_time", real(r->io_time));
+        bad |= put(o, "io_time_share", real(r->io_time_share));
+        bad |= put(o, "bytes_read", json_integer(r->bytes_read));
+        bad |= put(o, "bytes_written", json_integer(r->bytes_written));
+        bad |= put(o, "healthy", json_boolean(r->healthy));
+        bad |= put(o, "gate_score", real(r->gate_score));
+        bad |= put_patterns(o, r);
+        bad |= put(o, "top_pattern",
+                   r->top_pattern >= 0
+                       ? json_string(iosage_pattern_get(r->top_pattern)->id)
+                       : json_null());
+        bad |= put(o, "top_evidence", text(r->evidence));
+    }
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+int iosage_batch_write_row(FILE *out, int format,
+                           const struct iosage_batch_row *row)
+{
+    if (format == IOSAGE_BATCH_CSV)
+        return write_csv(out, row);
+    json_t *o = row_json(row, 0);
+    char *s = o ? json_dumps(o, JSON_PUBLIC) : NULL;
+    json_decref(o);
+    if (!s)
+        return -1;
+    fputs(s, out);
+    putc('\n', out);
+    free(s);
+    return ferror(out) ? -1 : 0;
+}
+
+char *iosage_batch_row_serialize(const struct iosage_batch_row *row)
+{
+    json_t *o = row_json(row, 1);
+    char *s = o ? json_dumps(o, JSON_EXACT) : NULL;
+    json_decref(o);
+    return s;
+}
+
+/* --- reading the exact form back ------------------------------------------- */
+
+/* A malloc'd copy of string member key of o, NULL when null or absent.
+ * Sets *bad when it is neither a string nor null, or out of memory. */
+static char *get_text(const json_t *o, const char *key, int *bad)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_string(v)) {
+        *bad = 1;
+        return NULL;
+    }
+    char *s = ios_batch_text(json_string_value(v));
+    if (!s)
+        *bad = 1;
+    return s;
+}
+
+static int64_t get_int(const json_t *o, const char *key, int *bad)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!json_is_integer(v)) {
+        *bad = 1;
+        return 0;
+    }
+    return (int64_t)json_integer_value(v);
+}
+
+static double get_real(const json_t *o, const char *key, int *bad)
+{
+    const json_t *v = json_object_get(o, key);
+    if (json_is_null(v))
+        return NAN;
+    if (!json_is_number(v)) {
+        *bad = 1;
+        return 0;
+    }
+    return json_number_value(v);
+}
+
+static int get_bool(const json_t *o, const char *key, int *bad)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!json_is_boolean(v)) {
+        *bad = 1;
+        return 0;
+    }
+    return json_is_true(v);
+}
+
+/* The fields of an ok or partial row. */
+static void parse_fields(const json_t *o, struct iosage_batch_row *r, int *bad)
+{
+    r->job_id = get_int(o, "job_id", bad);
+    r->uid = get_int(o, "uid", bad);
+    r->exe = get_text(o, "exe", bad);
+    r->nprocs = get_int(o, "nprocs", bad);
+    r->run_time = get_real(o, "run_time", bad);
+    r->io_time = get_real(o, "io_time", bad);
+    r->io_time_share = get_real(o, "io_time_share", bad);
+    r->bytes_read = get_int(o, "bytes_read", bad);
+    r->bytes_written = get_int(o, "bytes_written", bad);
+    r->healthy = get_bool(o, "healthy", bad);
+    r->gate_score = get_real(o, "gate_score", bad);
+    const json_t *pats = json_object_get(o, "patterns");
+    r->n_patterns = iosage_pattern_count();
+    for (int k = 0; k < r->n_patterns && !*bad; k++) {
+        const json_t *p = json_object_get(pats, iosage_pattern_get(k)->id);
+        r->score[k] = get_real(p, "score", bad);
+        r->detected[k] = get_bool(p, "detected", bad);
+    }
+    const json_t *top = json_object_get(o, "top_pattern");
+    r->top_pattern = json_is_string(top)
+                         ? iosage_pattern_index(json_string_value(top))
+                         : -1;
+    if (json_is_string(top) && r->top_pattern < 0)
+        *bad = 1;
+    r->evidence = get_text(o, "top_evidence", bad);
+}
+
+iosage_status iosage_batch_row_parse(const char *text,
+                                     struct iosage_batch_row *row,
+                                     iosage_error *err)
+{
+    iosage_batch_row_clear(row);
+    json_error_t jerr;
+    json_t *o = json_loads(text, 0, &jerr);
+    if (!o)
+        return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "batch row", -1,
+                        "not JSON: %s", jerr.text);
+    int bad = !json_is_object(o);
+    row->index = (size_t)get_int(o, "index", &bad);
+    row->file = get_text(o, "file", &bad);
+    row->error = get_text(o, "error", &bad);
+    const char *st = json_string_value(json_object_get(o, "status"));
+    row->status = -1;
+    for (int i = 0; st && i < 3; i++)
+        if (strcmp(st, status_names[i]) == 0)
+            row->status = i;
+    bad |= row->status < 0 || !row->file;
+    if (!bad && row->status != IOSAGE_BATCH_ERROR)
+        parse_fields(o, row, &bad);
+    json_decref(o);
+    if (bad) {
+        iosage_batch_row_clear(row);
+        return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "batch row", -1,
+                        "a field is missing or of the wrong type");
+    }
+    return IOSAGE_OK;
+}

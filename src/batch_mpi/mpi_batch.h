@@ -1,0 +1,68 @@
+/*
+ * src/batch_mpi/mpi_batch.h - the pieces of iosage-mpi, `iosage batch`
+ * across the ranks of an MPI job.
+ *
+ * The run, top down (main.c):
+ *   1. every rank parses the same options and loads the model;
+ *   2. rank 0 builds the input list and broadcasts it (list.c);
+ *   3. every rank computes the same schedule (largest log first) and takes
+ *      the next position from a counter in rank 0's memory
+ *      (MPI_Fetch_and_op on a one-sided window), so fast ranks take more
+ *      logs; each row is kept as its exact JSON line (work.c);
+ *   4. each rank sorts its rows by input index and writes them to its part
+ *      file in a directory rank 0 made (parts.c);
+ *   5. rank 0 merges the parts by input index into the output, through the
+ *      same writer as `iosage batch`, so the two outputs are byte-identical,
+ *      and removes the parts.
+ */
+#ifndef IOSAGE_BATCH_MPI_H
+#define IOSAGE_BATCH_MPI_H
+
+#include <stddef.h>
+
+#include "batch_cli/frontend.h"
+#include "iosage/batch.h"
+
+/* One analysed log of this rank: its index and exact JSON line. */
+struct mpi_row {
+    size_t index;
+    char *line; /* malloc'd (iosage_batch_row_serialize) */
+};
+
+struct mpi_rows {
+    size_t n, cap;
+    struct mpi_row *v;
+};
+
+/* Rank 0 builds the list from o's PATHs and every rank receives it in
+ * list (empty on entry). Returns 0, or -1 on every rank when rank 0 could
+ * not build it (rank 0 printed why). */
+int mpi_share_list(const struct ios_batch_opts *o, iosage_batch_list *list,
+                   int rank);
+
+/* Analyse this rank's share of list (the shared counter decides which) into
+ * rows, adding stage times to times. Returns 0, or -1 after a memory or
+ * model failure (printed; this rank took no more logs after it). */
+int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
+             int quiet, struct mpi_rows *rows,
+             struct iosage_batch_times *times);
+
+void mpi_rows_free(struct mpi_rows *rows);
+
+/* Rank 0 creates a fresh directory for the parts under o's parts
+ * directory and every rank gets its name in dir (size bytes). Returns 0, or
+ * -1 on every rank (rank 0 printed why). */
+int mpi_parts_dir(const struct ios_batch_opts *o, int rank, char *dir,
+                  size_t size);
+
+/* Write rows (sorted here by index) to dir/part-<rank>. 0, or -1 (printed). */
+int mpi_write_part(const char *dir, int rank, struct mpi_rows *rows);
+
+/* Rank 0: merge the parts of n_ranks ranks into w in input order, then
+ * remove them and dir. Returns 0, or -1 (printed). */
+int mpi_merge_parts(const char *dir, int n_ranks, struct ios_batch_out *w);
+
+/* Remove dir/part-* and dir (after a failure). */
+void mpi_remove_parts(const char *dir, int n_ranks);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * src/batch_mpi/parts.c - each rank writes its rows, sorted by input index,
+ * to DIR/part-<rank> (one exact JSON line per row); rank 0 merges the parts
+ * by index into the output and removes them.
+ *
+ * DIR is a fresh directory .iosage-mpi.XXXXXX that rank 0 makes under the
+ * parts directory (--parts-dir, else the directory of -o OUT, else the
+ * current directory): on a cluster it must be on a file system every rank
+ * sees. Memory: each rank holds its own rows until it writes its part; the
+ * merge holds one row per part.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch_mpi/mpi_batch.h"
+
+#define DIR_MAX 4096
+
+/* The parts directory of o: --parts-dir, the directory of -o, or ".". */
+static void parent_dir(const struct ios_batch_opts *o, char *out, size_t size)
+{
+    if (o->parts_dir) {
+        snprintf(out, size, "%s", o->parts_dir);
+        return;
+    }
+    const char *slash = o->out ? strrchr(o->out, '/') : NULL;
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == o->out)
+        snprintf(out, size, "/");
+    else
+        snprintf(out, size, "%.*s", (int)(slash - o->out), o->out);
+}
+
+int mpi_parts_dir(const struct ios_batch_opts *o, int rank, char *dir,
+                  size_t size)
+{
+    char buf[DIR_MAX];
+    memset(buf, 0, sizeof buf);
+    if (rank == 0) {
+        char parent[DIR_MAX - 32];
+        parent_dir(o, parent, sizeof parent);
+        snprintf(buf, sizeof buf, "%s/.iosage-mpi.XXXXXX", parent);
+        if (!mkdtemp(buf)) {
+            fprintf(stderr, "iosage-mpi: cannot make a directory for the "
+                    "parts in %s: %s (try --parts-dir)\n", parent,
+                    strerror(errno));
+            buf[0] = '\0';
+        }
+    }
+    MPI_Bcast(buf, DIR_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!buf[0] || strlen(buf) >= size)
+        return -1;
+    snprintf(dir, size, "%s", buf);
+    return 0;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    size_t i = ((const struct mpi_row *)a)->index;
+    size_t j = ((const struct mpi_row *)b)->index;
+    return i < j ? -1 : i > j;
+}
+
+/* dir/part-<rank> into path. */
+static void part_path(const char *dir, int rank, char *path, size_t size)
+{
+    snprintf(path, size, "%s/part-%d", dir, rank);
+}
+
+int mpi_write_part(const char *dir, int rank, struct mpi_rows *rows)
+{
+    if (rows->n > 1) /* a rank may have no rows at all */
+        qsort(rows->v, rows->n, sizeof *rows->v, by_index);
+    char path[DIR_MAX + 32];
+    part_path(dir, rank, path, sizeof path);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "iosage-mpi: %s: cannot create: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < rows->n; i++) {
+        fputs(rows->v[i].line, f);
+        putc('\n', f);
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad)
+        fprintf(stderr, "iosage-mpi: %s: write failed\n", path);
+    return bad ? -1 : 0;
+}
+
+void mpi_remove_parts(const char *dir, int n_ranks)
+{
+    char path[DIR_MAX + 32];
+    for (int r = 0; r < n_ranks; r++) {
+        part_path(dir, r, path, sizeof path);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* One part being merged: its file and its current row. */
+struct part {
+    FILE *f;
+    int live;                  /* row holds the next row of the part */
+    struct iosage_batch_row row;
+};
+
+/* Read the next row of part p into p->row. 0, or -1 (printed). */
+static int advance(struct part *p, const char *name, char **line, size_t *cap)
+{
+    p->live = 0;
+    if (getline(line, cap, p->f) < 0)
+        return ferror(p->f) ? -1 : 0;
+    iosage_error err;
+    if (iosage_batch_row_parse(*line, &p->row, &err) != IOSAGE_OK) {
+        fprintf(stderr, "iosage-mpi: %s: %s\n", name, err.msg);
+        return -1;
+    }
+    p->live = 1;
+    return 0;
+}
+
+/* The part whose current row has the lowest index, or -1 when all are done. */
+static int lowest(const struct part *parts, int n)
+{
+    int best = -1;
+    for (int r = 0; r < n; r++)
+        if (parts[r].live &&
+            (best < 0 || parts[r].row.index < parts[best].row.index))
+            best = r;
+    return best;
+}
+
+/* Merge the opened parts into w. 0, or -1 (printed). */
+static int merge(struct part *parts, int n, const char *dir,
+                 struct ios_batch_out *w)
+{
+    char *line = NULL, name[DIR_MAX + 32];
+    size_t cap = 0;
+    int rc = 0;
+    for (int r = 0; rc == 0 && r < n; r++) {
+        part_path(dir, r, name, sizeof name);
+        rc = advance(&parts[r], name, &line, &cap);
+    }
+    int r;
+    while (rc == 0 && (r = lowest(parts, n)) >= 0) {
+        rc = ios_batch_out_row(w, &parts[r].row);
+        part_path(dir, r, name, sizeof name);
+        if (rc == 0)
+            rc = advance(&parts[r], name, &line, &cap);
+    }
+    free(line);
+    return rc;
+}
+
+int mpi_merge_parts(const char *dir, int n_ranks, struct ios_batch_out *w)
+{
+    struct part *parts = calloc((size_t)n_ranks, sizeof *parts);
+    if (!parts) {
+        fputs("iosage-mpi: out of memory\n", stderr);
+        return -1;
+    }
+    int rc = 0;
+    for (int r = 0; rc == 0 && r < n_ranks; r++) {
+        char path[DIR_MAX + 32];
+        part_path(dir, r, path, sizeof path);
+        if (!(parts[r].f = fopen(path, "r"))) {
+            fprintf(stderr, "iosage-mpi: %s: cannot open: %s (is the parts "
+                    "directory shared by all nodes?)\n", path,
+                    strerror(errno));
+            rc = -1;
+        }
+    }
+    if (rc == 0)
+        rc = merge(parts, n_ranks, dir, w);
+    for (int r = 0; r < n_ranks; r++) {
+        if (parts[r].f)
+            fclose(parts[r].f);
+        iosage_batch_row_clear(&parts[r].row);
+    }
+    free(parts);
+    mpi_remove_parts(dir, n_ranks);
+    return rc;
+}
