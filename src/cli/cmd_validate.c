@@ -219,8 +219,12 @@ static int find_tools(struct validate_args *a, char *exe, char *bench,
     if (n > 10 && strcmp(exe + n - 10, " (deleted)") == 0)
         snprintf(exe, size, "/proc/self/exe");
     a->o.analyzer = env && env[0] ? env : exe;
-    snprintf(bench, size, "%s/bench", dir);
-    snprintf(tracer, size, "%s/trace/libiosage-trace-mpi.so", dir);
+    if (snprintf(bench, size, "%s/bench", dir) >= (int)size ||
+        snprintf(tracer, size, "%s/trace/libiosage-trace-mpi.so", dir) >=
+            (int)size) {
+        fprintf(stderr, "iosage: validate: the path of %s is too long\n", dir);
+        return CLI_INTERNAL;
+    }
     if (!a->o.bench_dir)
         a->o.bench_dir = bench;
     if (!a->o.tracer)
