@@ -33,7 +33,7 @@ echo "demo: running 4 ranks of ior_like under the tracer -> $log" >&2
 run() {
   mpirun --oversubscribe --bind-to none -np 4 \
     -x LD_PRELOAD="$PWD/$tracer" -x IOSAGE_LOG="$PWD/$log" \
-    "$kernel" --api posix --transfer 4k --block 8m >"$out/kernel.out" 2>&1
+    "$kernel" --api posix --transfer 4k --block 16m >"$out/kernel.out" 2>&1
 }
 run || { sleep 1; run; } || { cat "$out/kernel.out" >&2; exit 1; }
 echo "demo: iosage analyze --config examples/demo/job.sh --config examples/demo/romio-hints $log" >&2

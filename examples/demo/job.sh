@@ -8,4 +8,4 @@
 
 export ROMIO_HINTS=$PWD/romio-hints
 lfs setstripe -c 1 -S 1m "$SCRATCH/ior"
-mpirun -np 4 ./ior_like --api posix --transfer 4k --block 8m --dir "$SCRATCH/ior"
+mpirun -np 4 ./ior_like --api posix --transfer 4k --block 16m --dir "$SCRATCH/ior"
