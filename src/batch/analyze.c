@@ -243,7 +243,7 @@ static iosage_status prepare(const char *path, size_t index,
     iosage_status st = read_whole(path, &p->buf, &len, &e);
     double t1 = now();
     if (st == IOSAGE_OK)
-        st = iosage_log_load_mem(p->buf, len, path, IOSAGE_READ_DEFAULT,
+        st = iosage_log_load_mem(p->buf, len, path, IOSAGE_READ_NO_TRACES,
                                  &p->log, &e);
     double t2 = now();
     if (st == IOSAGE_OK)

@@ -226,7 +226,7 @@ static int build_document(const struct analyze_args *a, struct analysis *an)
         an->n_configs += st == IOSAGE_OK;
     }
     if (st == IOSAGE_OK)
-        st = iosage_log_load(a->log, 0, &an->log, &err);
+        st = iosage_log_load(a->log, IOSAGE_READ_NO_TRACES, &an->log, &err);
     if (st == IOSAGE_OK)
         st = iosage_file_table_build(an->log, &an->table, &err);
     if (st == IOSAGE_OK)

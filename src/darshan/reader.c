@@ -447,6 +447,13 @@ static iosage_status read_module(iosage_reader *r, int id, iosage_error *err)
     return read_region(r, codec, m, err);
 }
 
+/* Modules that trace every operation rather than count them. */
+static int is_trace_module(int id)
+{
+    return id == IOSAGE_MOD_DXT_POSIX || id == IOSAGE_MOD_DXT_MPIIO ||
+           id == IOSAGE_MOD_HEATMAP;
+}
+
 /* See darshan.h. */
 iosage_status iosage_reader_next_module(iosage_reader *r,
                                         const iosage_module_data **out,
@@ -463,6 +470,8 @@ iosage_status iosage_reader_next_module(iosage_reader *r,
         int id = r->next_id++;
         const struct iosage_region *reg = &r->header.modules[id];
         if (reg->len == 0 && !((r->header.partial_flags >> id) & 1))
+            continue;
+        if ((r->flags & IOSAGE_READ_NO_TRACES) && is_trace_module(id))
             continue;
         iosage_status st = read_module(r, id, err);
         if (st != IOSAGE_OK)

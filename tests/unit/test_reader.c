@@ -572,6 +572,40 @@ static void test_load(void **state)
     iosage_log_free(NULL);
 }
 
+/* IOSAGE_READ_NO_TRACES leaves out DXT and heatmap records and nothing else. */
+static void test_no_traces(void **state)
+{
+    (void)state;
+    if (!g_have_logs)
+        skip();
+    iosage_log *all = NULL, *lean = NULL;
+    iosage_error e;
+    const char *path = log_path("sample-dxt-simple.darshan");
+    assert_int_equal(iosage_log_load(path, 0, &all, &e), IOSAGE_OK);
+    assert_int_equal(iosage_log_load(path, IOSAGE_READ_NO_TRACES, &lean, &e),
+                     IOSAGE_OK);
+    assert_true(all->modules[IOSAGE_MOD_DXT_POSIX].n_records > 0);
+    for (int m = 0; m < IOSAGE_MAX_MODULES; m++) {
+        size_t want = all->modules[m].n_records;
+        if (m == IOSAGE_MOD_DXT_POSIX || m == IOSAGE_MOD_DXT_MPIIO ||
+            m == IOSAGE_MOD_HEATMAP)
+            want = 0;
+        assert_int_equal(lean->modules[m].n_records, want);
+    }
+    const iosage_module_data *a = &all->modules[IOSAGE_MOD_POSIX];
+    const iosage_module_data *b = &lean->modules[IOSAGE_MOD_POSIX];
+    assert_true(a->n_records > 0);
+    for (size_t i = 0; i < a->n_records; i++) {
+        assert_int_equal(a->records[i].id, b->records[i].id);
+        assert_int_equal(a->records[i].n_counters, b->records[i].n_counters);
+        assert_memory_equal(a->records[i].counters, b->records[i].counters,
+                            (size_t)a->records[i].n_counters *
+                                sizeof *a->records[i].counters);
+    }
+    iosage_log_free(all);
+    iosage_log_free(lean);
+}
+
 /* --- synthetic: header ---------------------------------------------------------- */
 
 static void put64(uint8_t *p, uint64_t v, int be)
@@ -1270,6 +1304,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_no_traces),
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_module_facts),
         cmocka_unit_test(test_remap_310),
