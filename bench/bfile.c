@@ -40,21 +40,53 @@ static MPI_Comm file_comm(const struct bfile_spec *spec)
 
 /* --- POSIX --------------------------------------------------------------- */
 
+/* The POSIX backend's state: the descriptor, and whether every request
+ * is an lseek followed by write/read (spec.seek) or one pwrite/pread. */
+struct posix_file {
+  int fd;
+  int seek;
+};
+
 /* Shared create: rank 0 truncates first, the others open after it. */
 static void posix_open(struct bfile *f, const struct bfile_spec *spec)
 {
-  int *fd = bench_xmalloc(f->ctx, sizeof *fd);
+  struct posix_file *pf = bench_xmalloc(f->ctx, sizeof *pf);
   int first = !spec->shared || f->ctx->rank == 0;
   int flags = spec->create ? O_RDWR | O_CREAT : O_RDONLY;
+  pf->seek = spec->seek;
   if (spec->create && first)
-    *fd = open(spec->path, flags | O_TRUNC, 0644);
+    pf->fd = open(spec->path, flags | O_TRUNC, 0644);
   if (spec->shared)
     MPI_Barrier(MPI_COMM_WORLD);
   if (!spec->create || !first)
-    *fd = open(spec->path, flags, 0644);
-  if (*fd < 0)
+    pf->fd = open(spec->path, flags, 0644);
+  if (pf->fd < 0)
     bench_die(f->ctx, "open %s: %s", spec->path, strerror(errno));
-  f->impl = fd;
+  f->impl = pf;
+}
+
+/* One write of up to len bytes at off: pwrite, or lseek + write. */
+static ssize_t posix_write_once(struct bfile *f, const char *p, size_t len,
+                                uint64_t off)
+{
+  const struct posix_file *pf = f->impl;
+  if (!pf->seek)
+    return pwrite(pf->fd, p, len, (off_t)off);
+  if (lseek(pf->fd, (off_t)off, SEEK_SET) == (off_t)-1)
+    return -1;
+  return write(pf->fd, p, len);
+}
+
+/* One read of up to len bytes at off: pread, or lseek + read. */
+static ssize_t posix_read_once(struct bfile *f, char *p, size_t len,
+                               uint64_t off)
+{
+  const struct posix_file *pf = f->impl;
+  if (!pf->seek)
+    return pread(pf->fd, p, len, (off_t)off);
+  if (lseek(pf->fd, (off_t)off, SEEK_SET) == (off_t)-1)
+    return -1;
+  return read(pf->fd, p, len);
 }
 
 static void posix_write(struct bfile *f, uint64_t off, const void *buf,
@@ -62,7 +94,7 @@ static void posix_write(struct bfile *f, uint64_t off, const void *buf,
 {
   const char *p = buf;
   while (len > 0) {
-    ssize_t n = pwrite(*(int *)f->impl, p, len, (off_t)off);
+    ssize_t n = posix_write_once(f, p, len, off);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -78,7 +110,7 @@ static void posix_read(struct bfile *f, uint64_t off, void *buf, size_t len)
 {
   char *p = buf;
   while (len > 0) {
-    ssize_t n = pread(*(int *)f->impl, p, len, (off_t)off);
+    ssize_t n = posix_read_once(f, p, len, off);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -92,13 +124,13 @@ static void posix_read(struct bfile *f, uint64_t off, void *buf, size_t len)
 
 static void posix_sync(struct bfile *f)
 {
-  if (fsync(*(int *)f->impl) != 0)
+  if (fsync(((struct posix_file *)f->impl)->fd) != 0)
     bench_die(f->ctx, "fsync %s: %s", f->path, strerror(errno));
 }
 
 static void posix_close(struct bfile *f)
 {
-  if (close(*(int *)f->impl) != 0)
+  if (close(((struct posix_file *)f->impl)->fd) != 0)
     bench_die(f->ctx, "close %s: %s", f->path, strerror(errno));
 }
 

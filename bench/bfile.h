@@ -2,7 +2,8 @@
  * MPI-IO, HDF5 or PnetCDF, so a kernel states its offsets once and runs
  * them through any interface.
  *
- *   POSIX    open/pwrite/pread/fsync on the file itself
+ *   POSIX    open/pwrite/pread/fsync on the file itself (spec.seek:
+ *            lseek + write/read instead of pwrite/pread)
  *   MPI-IO   MPI_File_{write,read}_at[_all], MPI_File_sync
  *   HDF5     one 1-D dataset "data" of bytes, contiguous layout; each call
  *            selects the hyperslab [off, off + len) (mpio driver)
@@ -55,6 +56,8 @@ struct bfile_spec {
   int collective; /* collective data calls (not for POSIX) */
   int create;     /* 1: create, replacing any old file; 0: read existing */
   uint64_t size;  /* bytes of the file (HDF5/PnetCDF: the variable) */
+  int seek;       /* POSIX only: lseek then write/read, as IOR's POSIX
+                     backend does, instead of pwrite/pread */
 };
 
 struct bfile; /* opaque */

@@ -8,7 +8,11 @@
  * verified; --compute-us emulates the training step after each sample.
  *
  * The prepare phase is skipped when the dataset is already there, kept by
- * an earlier run with --keep in the same --dir (prepare=skipped). */
+ * an earlier run with --keep in the same --dir (prepare=skipped).
+ *
+ * --open-per-sample makes every sample a stat, an open, one read and a
+ * close, like a data loader that opens the file of each item it returns:
+ * the metadata-heavy variant of the reader. */
 #include "common.h"
 
 #include <errno.h>
@@ -29,6 +33,7 @@ struct dlio_cfg {
   uint64_t epochs;
   uint64_t compute_us; /* sleep after each sample */
   int shuffle;         /* 1: seeded order per epoch */
+  int open_each;       /* 1: stat + open + read + close per sample */
 };
 
 static const struct bench_kernel kernel = {
@@ -110,13 +115,22 @@ static void epoch_order(const struct bench_ctx *ctx, const struct dlio_cfg *c,
   }
 }
 
-/* Read sample s, reusing *fd when it is already s's file (*cur). */
+/* Read sample s, reusing *fd when it is already s's file (*cur); with
+ * --open-per-sample, stat and open the file for this sample alone. */
 static void read_sample(struct bench_ctx *ctx, const struct dlio_cfg *c,
                         uint64_t s, int *fd, uint64_t *cur, void *buf)
 {
   char path[PATH_MAX];
   uint64_t f = s / c->per_file, off = (s % c->per_file) * c->record;
   data_path(ctx, f, path);
+  if (c->open_each) {
+    struct stat st;
+    if (stat(path, &st) != 0)
+      bench_die(ctx, "stat %s: %s", path, strerror(errno));
+    if (*fd >= 0 && close(*fd) != 0)
+      bench_die(ctx, "close: %s", strerror(errno));
+    *fd = -1;
+  }
   if (*fd < 0 || *cur != f) {
     if (*fd >= 0 && close(*fd) != 0)
       bench_die(ctx, "close: %s", strerror(errno));
@@ -129,6 +143,11 @@ static void read_sample(struct bench_ctx *ctx, const struct dlio_cfg *c,
     bench_die(ctx, "read %s at %" PRIu64 ": short read or error", path, off);
   bench_verify(ctx, buf, c->record, f, off, path);
   ctx->bytes_read += c->record;
+  if (c->open_each) {
+    if (close(*fd) != 0)
+      bench_die(ctx, "close %s: %s", path, strerror(errno));
+    *fd = -1;
+  }
 }
 
 /* One epoch: this rank's contiguous slice of the epoch's sample order. */
@@ -159,6 +178,8 @@ static void describe(struct bench_ctx *ctx, const struct dlio_cfg *c)
   bench_cfg(ctx, "order", "%s", c->shuffle ? "shuffle" : "sequential");
   bench_cfg(ctx, "epochs", "%" PRIu64, c->epochs);
   bench_cfg(ctx, "compute_us", "%" PRIu64, c->compute_us);
+  if (c->open_each) /* only when set: summaries of older flags unchanged */
+    bench_cfg(ctx, "open_per_sample", "1");
   bench_cfg(ctx, "seed", "%" PRIu64, ctx->seed);
 }
 
@@ -178,6 +199,8 @@ int main(int argc, char **argv)
     BENCH_UINT("epochs", &c.epochs, 1, 1000, "passes over the dataset"),
     BENCH_UINT("compute-us", &c.compute_us, 0, 10000000,
                "microseconds of compute after each sample"),
+    BENCH_SET("open-per-sample", &c.open_each, 1,
+              "stat, open and close the file for every sample"),
     BENCH_END,
   };
   bench_init(&argc, &argv, &kernel, opts, &ctx);

@@ -7,7 +7,13 @@
  * rank r's part of variable v starts at (total particles * bytes of the
  * variables before v) + r * particles * sizeof(v); in a file per process
  * the same with one rank. Each rank writes each variable in one request,
- * or in --transfer pieces. */
+ * or in --transfer pieces.
+ *
+ * Variations (defaults leave the kernel as it was): --heavy-factor K gives
+ * rank 0 K times the particles (an imbalanced checkpoint; rank r > 0 then
+ * starts at (K + r - 1) * particles); --random issues the rank's requests
+ * in a seeded random order; --fsync-per-write syncs after every write;
+ * --reread N reads the checkpoint N times. */
 #include "bfile.h"
 
 #include <inttypes.h>
@@ -25,6 +31,10 @@ struct hacc_cfg {
   int do_write, do_read;
   uint64_t particles; /* per rank */
   uint64_t transfer;  /* max bytes per request; 0: a variable per request */
+  uint64_t heavy;     /* rank 0 holds heavy x particles (1: balanced) */
+  int random;         /* 1: seeded random request order */
+  int fsync_each;     /* 1: sync after every write */
+  uint64_t reread;    /* read passes, at least 1 */
 };
 
 static const struct bench_kernel kernel = {
@@ -49,6 +59,18 @@ static uint64_t pieces(const struct hacc_cfg *c, uint64_t len)
   return c->transfer ? (len + c->transfer - 1) / c->transfer : 1;
 }
 
+/* Particles of rank r: heavy x particles on rank 0. */
+static uint64_t rank_particles(const struct hacc_cfg *c, uint64_t r)
+{
+  return r == 0 ? c->particles * c->heavy : c->particles;
+}
+
+/* Particles of the ranks before r (r's first particle in a shared file). */
+static uint64_t particles_before(const struct hacc_cfg *c, uint64_t r)
+{
+  return r == 0 ? 0 : (c->heavy + r - 1) * c->particles;
+}
+
 /* Usage errors (exit 2) for bad flag combinations; resolves defaults. */
 static void validate(const struct bench_ctx *ctx, struct hacc_cfg *c)
 {
@@ -57,13 +79,18 @@ static void validate(const struct bench_ctx *ctx, struct hacc_cfg *c)
     c->collective = c->api == BENCH_API_MPIIO;
   if (c->collective && c->api != BENCH_API_MPIIO)
     bench_usage_error(ctx, "--collective needs --api mpiio");
+  if (c->heavy > 1 && c->collective && c->transfer)
+    bench_usage_error(ctx, "--heavy-factor with collective calls needs "
+                      "--transfer 0 (the same number of calls on every rank)");
+  if (c->particles > ((uint64_t)1 << 32) / c->heavy)
+    bench_usage_error(ctx, "--particles x --heavy-factor is too large");
   uint64_t requests = 0;
   for (int v = 0; v < NVARS; v++)
-    requests += pieces(c, c->particles * var_bytes[v]);
+    requests += pieces(c, c->particles * c->heavy * var_bytes[v]);
   if (requests > BENCH_MAX_REQUESTS)
     bench_usage_error(ctx, "more than %u requests per rank; use a larger "
                       "--transfer", BENCH_MAX_REQUESTS);
-  if (c->particles * var_bytes[7] > INT32_MAX && !c->transfer)
+  if (c->particles * c->heavy * var_bytes[7] > INT32_MAX && !c->transfer)
     bench_usage_error(ctx, "a variable over 2 GiB needs --transfer");
 }
 
@@ -71,21 +98,27 @@ static void validate(const struct bench_ctx *ctx, struct hacc_cfg *c)
 static struct bench_extent *make_extents(const struct bench_ctx *ctx,
                                          const struct hacc_cfg *c, size_t *n)
 {
-  uint64_t r = (uint64_t)ctx->rank, np = c->particles;
-  uint64_t total = c->fpp ? np : np * (uint64_t)ctx->nranks;
+  uint64_t r = (uint64_t)ctx->rank, np = rank_particles(c, r);
+  uint64_t total = c->fpp ? np : particles_before(c, (uint64_t)ctx->nranks);
+  uint64_t first = c->fpp ? 0 : particles_before(c, r);
   size_t count = 0, k = 0;
   for (int v = 0; v < NVARS; v++)
     count += (size_t)pieces(c, np * var_bytes[v]);
   struct bench_extent *x = bench_xcalloc(ctx, count, sizeof *x);
   for (int v = 0; v < NVARS; v++) {
     uint64_t len = np * var_bytes[v];
-    uint64_t off = total * bytes_before(v) + (c->fpp ? 0 : r * len);
+    uint64_t off = total * bytes_before(v) + first * var_bytes[v];
     uint64_t step = c->transfer ? c->transfer : len;
     for (uint64_t done = 0; done < len; done += step, k++) {
       x[k].off = off + done;
       x[k].len = len - done < step ? len - done : step;
       x[k].tag = r;
     }
+  }
+  if (c->random) {
+    struct bench_rng rng;
+    bench_rng_init(&rng, ctx->seed, r);
+    bench_shuffle(&rng, x, k, sizeof *x);
   }
   *n = k;
   return x;
@@ -103,6 +136,15 @@ static void describe(struct bench_ctx *ctx, const struct hacc_cfg *c)
             c->transfer ? bench_fmt_size(c->transfer, t, sizeof t) : "var");
   bench_cfg(ctx, "ops", "%s", c->do_write && c->do_read ? "write,read"
                               : c->do_write ? "write" : "read");
+  /* the variations only when set: summaries of older flags unchanged */
+  if (c->heavy > 1)
+    bench_cfg(ctx, "heavy_factor", "%" PRIu64, c->heavy);
+  if (c->random)
+    bench_cfg(ctx, "order", "random");
+  if (c->fsync_each)
+    bench_cfg(ctx, "fsync", "1");
+  if (c->reread > 1)
+    bench_cfg(ctx, "reread", "%" PRIu64, c->reread);
 }
 
 int main(int argc, char **argv)
@@ -110,6 +152,7 @@ int main(int argc, char **argv)
   struct bench_ctx ctx;
   struct hacc_cfg c = {
     .api = BENCH_API_MPIIO, .collective = -1, .particles = 1 << 17,
+    .heavy = 1, .reread = 1,
   };
   const struct bench_opt opts[] = {
     BENCH_UINT("particles", &c.particles, 1, (uint64_t)1 << 32,
@@ -124,6 +167,12 @@ int main(int argc, char **argv)
                "split each variable into requests of SIZE (0: whole)"),
     BENCH_SET("write", &c.do_write, 1, "write (alone: no restart read)"),
     BENCH_SET("read", &c.do_read, 1, "read (alone: no write)"),
+    BENCH_UINT("heavy-factor", &c.heavy, 1, 64,
+               "rank 0 holds K times the particles"),
+    BENCH_SET("random", &c.random, 1, "seeded random request order"),
+    BENCH_SET("fsync-per-write", &c.fsync_each, 1,
+              "sync to storage after every write"),
+    BENCH_UINT("reread", &c.reread, 1, 1000, "read the checkpoint N times"),
     BENCH_END,
   };
   bench_init(&argc, &argv, &kernel, opts, &ctx);
@@ -135,11 +184,13 @@ int main(int argc, char **argv)
     bench_path(&ctx, path, sizeof path, "ckpt.%d", ctx.rank);
   else
     bench_path(&ctx, path, sizeof path, "ckpt");
-  uint64_t total = c.fpp ? c.particles : c.particles * (uint64_t)ctx.nranks;
+  uint64_t total = c.fpp ? rank_particles(&c, (uint64_t)ctx.rank)
+                         : particles_before(&c, (uint64_t)ctx.nranks);
   struct bfile_plan plan = {
     .spec = {(enum bench_api)c.api, path, !c.fpp, c.collective, 1,
-             total * bytes_before(NVARS)},
-    .do_write = c.do_write, .do_read = c.do_read, .read_passes = 1,
+             total * bytes_before(NVARS), 0},
+    .do_write = c.do_write, .do_read = c.do_read,
+    .fsync_each = c.fsync_each, .read_passes = c.reread,
   };
   struct bench_extent *x = make_extents(&ctx, &c, &plan.n);
   plan.x = x;

@@ -131,7 +131,7 @@ int main(int argc, char **argv)
   uint64_t blocks = c.fpp ? rank_blocks(&c, (uint64_t)ctx.rank)
                           : blocks_before(&c, (uint64_t)ctx.nranks);
   struct bfile_plan plan = {
-    .spec = {(enum bench_api)c.api, path, !c.fpp, 0, 1, blocks * c.block},
+    .spec = {(enum bench_api)c.api, path, !c.fpp, 0, 1, blocks * c.block, 0},
     .do_write = c.do_write, .do_read = c.do_read, .read_passes = 1,
   };
   struct bench_extent *x = make_extents(&ctx, &c, &plan.n);

@@ -6,7 +6,13 @@
  * (s * nranks + r) * block; in a file per process segment s is at s * block.
  * A block is written as block / transfer requests, in order or (--random) in
  * a seeded random order over all of the rank's requests. Written bytes are
- * the pattern of (rank, offset), so the read pass verifies them. */
+ * the pattern of (rank, offset), so the read pass verifies them.
+ *
+ * --heavy-factor K (independent calls only) gives rank 0 K times the
+ * segments of the others: an imbalanced job. Its extra segments follow the
+ * balanced region of a shared file (at segments * nranks * block + (s -
+ * segments) * block); in its own file they simply continue. --seek (POSIX)
+ * issues each request as lseek + write/read, as IOR's POSIX backend does. */
 #include "bfile.h"
 
 #include <inttypes.h>
@@ -19,6 +25,8 @@ struct ior_cfg {
   int collective;  /* 1/0, or -1 until resolved from the api */
   int do_write, do_read, fsync_each;
   uint64_t transfer, block, segments, reread;
+  uint64_t heavy;  /* rank 0 writes heavy x segments (1: balanced) */
+  int seek;        /* POSIX: lseek + write/read instead of pwrite/pread */
 };
 
 static const struct bench_kernel kernel = {
@@ -46,34 +54,54 @@ static void validate(const struct bench_ctx *ctx, struct ior_cfg *c)
     bench_usage_error(ctx, "--block %s must be a multiple of --transfer %s",
                       bench_fmt_size(c->block, b, sizeof b),
                       bench_fmt_size(c->transfer, t, sizeof t));
+  if (c->heavy > 1 && c->collective)
+    bench_usage_error(ctx, "--heavy-factor needs independent calls "
+                      "(--api posix or --independent)");
+  if (c->seek && c->api != BENCH_API_POSIX)
+    bench_usage_error(ctx, "--seek needs --api posix");
+  if (c->heavy > 1 && c->api != BENCH_API_POSIX && c->api != BENCH_API_MPIIO)
+    bench_usage_error(ctx, "--heavy-factor needs --api posix or mpiio");
   uint64_t per_block = c->block / c->transfer;
   if (per_block > BENCH_MAX_REQUESTS ||
-      c->segments * per_block > BENCH_MAX_REQUESTS)
+      c->segments * c->heavy * per_block > BENCH_MAX_REQUESTS)
     bench_usage_error(ctx, "more than %u requests per rank; use a larger "
                       "--transfer or fewer --segments", BENCH_MAX_REQUESTS);
-  if (c->block > (UINT64_MAX >> 2) / c->segments / (uint64_t)ctx->nranks)
+  if (c->block > (UINT64_MAX >> 2) / c->segments / c->heavy /
+                     (uint64_t)ctx->nranks)
     bench_usage_error(ctx, "--segments x --block x ranks is too large");
 }
 
-/* Bytes of the file (or of the dataset / variable). */
+/* Segments this rank writes: heavy x segments on rank 0, else segments. */
+static uint64_t rank_segments(const struct bench_ctx *ctx,
+                              const struct ior_cfg *c)
+{
+  return ctx->rank == 0 ? c->segments * c->heavy : c->segments;
+}
+
+/* Bytes of the file (or of the dataset / variable): this rank's own file,
+ * or the shared one with rank 0's extra segments at its end. */
 static uint64_t file_size(const struct bench_ctx *ctx, const struct ior_cfg *c)
 {
   uint64_t per_rank = c->segments * c->block;
-  return c->fpp ? per_rank : per_rank * (uint64_t)ctx->nranks;
+  if (c->fpp)
+    return rank_segments(ctx, c) * c->block;
+  return per_rank * (uint64_t)ctx->nranks + (c->heavy - 1) * per_rank;
 }
 
 /* The rank's requests in issue order; *n gets their count. Caller frees. */
 static struct bench_extent *make_extents(const struct bench_ctx *ctx,
                                          const struct ior_cfg *c, size_t *n)
 {
-  uint64_t per_block = c->block / c->transfer;
-  struct bench_extent *x =
-      bench_xcalloc(ctx, c->segments * per_block, sizeof *x);
+  uint64_t per_block = c->block / c->transfer, nseg = rank_segments(ctx, c);
+  struct bench_extent *x = bench_xcalloc(ctx, nseg * per_block, sizeof *x);
   size_t k = 0;
-  for (uint64_t s = 0; s < c->segments; s++) {
+  for (uint64_t s = 0; s < nseg; s++) {
     uint64_t base = c->fpp ? s * c->block
-                           : (s * (uint64_t)ctx->nranks + (uint64_t)ctx->rank)
-                                 * c->block;
+                    : s < c->segments
+                        ? (s * (uint64_t)ctx->nranks + (uint64_t)ctx->rank)
+                              * c->block
+                        : (c->segments * (uint64_t)ctx->nranks + s
+                           - c->segments) * c->block;
     for (uint64_t i = 0; i < per_block; i++, k++) {
       x[k].off = base + i * c->transfer;
       x[k].len = c->transfer;
@@ -104,6 +132,10 @@ static void describe(struct bench_ctx *ctx, const struct ior_cfg *c)
                               : c->do_write ? "write" : "read");
   bench_cfg(ctx, "fsync", "%d", c->fsync_each);
   bench_cfg(ctx, "reread", "%" PRIu64, c->reread);
+  if (c->heavy > 1) /* only when set: summaries of older flags unchanged */
+    bench_cfg(ctx, "heavy_factor", "%" PRIu64, c->heavy);
+  if (c->seek)
+    bench_cfg(ctx, "seek", "1");
   bench_cfg(ctx, "seed", "%" PRIu64, ctx->seed);
 }
 
@@ -117,7 +149,7 @@ static void run(struct bench_ctx *ctx, const struct ior_cfg *c)
     bench_path(ctx, path, sizeof path, "dat");
   struct bfile_plan plan = {
     .spec = {(enum bench_api)c->api, path, !c->fpp, c->collective, 1,
-             file_size(ctx, c)},
+             file_size(ctx, c), c->seek},
     .do_write = c->do_write, .do_read = c->do_read,
     .fsync_each = c->fsync_each, .read_passes = c->reread,
   };
@@ -132,7 +164,7 @@ int main(int argc, char **argv)
   struct bench_ctx ctx;
   struct ior_cfg c = {
     .api = BENCH_API_MPIIO, .collective = -1, .transfer = 1 << 20,
-    .block = 4 << 20, .segments = 1, .reread = 1,
+    .block = 4 << 20, .segments = 1, .reread = 1, .heavy = 1,
   };
   const struct bench_opt opts[] = {
     BENCH_CHOICE("api", &c.api, BENCH_API_CHOICES, "I/O interface"),
@@ -154,6 +186,10 @@ int main(int argc, char **argv)
               "sync to storage after every write"),
     BENCH_UINT("reread", &c.reread, 1, 1000,
                "read the same data N times"),
+    BENCH_UINT("heavy-factor", &c.heavy, 1, 64,
+               "rank 0 writes K times the segments (independent calls)"),
+    BENCH_SET("seek", &c.seek, 1,
+              "POSIX: lseek before every write/read (as IOR's POSIX backend)"),
     BENCH_END,
   };
   bench_init(&argc, &argv, &kernel, opts, &ctx);

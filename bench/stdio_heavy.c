@@ -4,7 +4,11 @@
  * them back with fread and checks them.
  *
  * A text record is one line of exactly --record bytes: the record number
- * in 8 hex digits, a space, letters derived from the data pattern, '\n'. */
+ * in 8 hex digits, a space, letters derived from the data pattern, '\n'.
+ *
+ * --reopen opens and closes the file around every record (appending when
+ * writing, seeking to the record when reading), like a logger that opens
+ * its file for each line: the metadata-heavy variant. */
 #include "common.h"
 
 #include <errno.h>
@@ -18,6 +22,7 @@ struct stdio_cfg {
   int rank0_only; /* 1: only rank 0 does I/O */
   int text;       /* 1: fprintf text lines; 0: fwrite binary */
   int do_write, do_read;
+  int reopen;     /* 1: fopen/fclose around every record */
 };
 
 static const struct bench_kernel kernel = {
@@ -53,14 +58,42 @@ static void make_record(const struct bench_ctx *ctx,
   buf[c->record - 1] = '\n';
 }
 
+/* Open path with mode, or exit with one line. */
+static FILE *open_or_die(struct bench_ctx *ctx, const char *path,
+                         const char *mode)
+{
+  FILE *fp = fopen(path, mode);
+  if (!fp)
+    bench_die(ctx, "fopen %s: %s", path, strerror(errno));
+  return fp;
+}
+
+/* Close fp, or exit with one line. */
+static void close_or_die(struct bench_ctx *ctx, const char *path, FILE *fp)
+{
+  if (fclose(fp) != 0)
+    bench_die(ctx, "fclose %s: %s", path, strerror(errno));
+}
+
+/* Before record i with --reopen: open path for it (the first record
+ * creates the file, later ones append, or seek there to read). */
+static FILE *reopen_for(struct bench_ctx *ctx, const struct stdio_cfg *c,
+                        const char *path, uint64_t i, int writing)
+{
+  FILE *fp = open_or_die(ctx, path, writing ? (i == 0 ? "w" : "a") : "r");
+  if (!writing && fseeko(fp, (off_t)(i * c->record), SEEK_SET) != 0)
+    bench_die(ctx, "fseek %s: %s", path, strerror(errno));
+  return fp;
+}
+
 /* Write every record to path; counted if `count`. */
 static void write_records(struct bench_ctx *ctx, const struct stdio_cfg *c,
                           const char *path, char *buf, int count)
 {
-  FILE *fp = fopen(path, "w");
-  if (!fp)
-    bench_die(ctx, "fopen %s: %s", path, strerror(errno));
+  FILE *fp = c->reopen ? NULL : open_or_die(ctx, path, "w");
   for (uint64_t i = 0; i < c->records; i++) {
+    if (c->reopen)
+      fp = reopen_for(ctx, c, path, i, 1);
     make_record(ctx, c, i, buf);
     int ok = c->text
         ? fprintf(fp, "%08" PRIx64 " %.*s\n", i & 0xffffffffu,
@@ -70,27 +103,31 @@ static void write_records(struct bench_ctx *ctx, const struct stdio_cfg *c,
       bench_die(ctx, "write %s: %s", path, strerror(errno));
     if (count)
       ctx->bytes_written += c->record;
+    if (c->reopen)
+      close_or_die(ctx, path, fp);
   }
-  if (fclose(fp) != 0)
-    bench_die(ctx, "fclose %s: %s", path, strerror(errno));
+  if (!c->reopen)
+    close_or_die(ctx, path, fp);
 }
 
 /* Read every record of path with fread and check it. */
 static void read_records(struct bench_ctx *ctx, const struct stdio_cfg *c,
                          const char *path, char *buf, char *want)
 {
-  FILE *fp = fopen(path, "r");
-  if (!fp)
-    bench_die(ctx, "fopen %s: %s", path, strerror(errno));
+  FILE *fp = c->reopen ? NULL : open_or_die(ctx, path, "r");
   for (uint64_t i = 0; i < c->records; i++) {
+    if (c->reopen)
+      fp = reopen_for(ctx, c, path, i, 0);
     if (fread(buf, 1, c->record, fp) != c->record)
       bench_die(ctx, "fread %s: short read or error", path);
     make_record(ctx, c, i, want);
     bench_verify_bytes(ctx, buf, want, c->record, i * c->record, path);
     ctx->bytes_read += c->record;
+    if (c->reopen)
+      close_or_die(ctx, path, fp);
   }
-  if (fclose(fp) != 0)
-    bench_die(ctx, "fclose %s: %s", path, strerror(errno));
+  if (!c->reopen)
+    close_or_die(ctx, path, fp);
 }
 
 /* Run the timed phases of this rank. */
@@ -134,6 +171,8 @@ static void describe(struct bench_ctx *ctx, const struct stdio_cfg *c)
   bench_cfg(ctx, "writers", "%s", c->rank0_only ? "rank0" : "all");
   bench_cfg(ctx, "ops", "%s", c->do_write && c->do_read ? "write,read"
                               : c->do_write ? "write" : "read");
+  if (c->reopen) /* only when set: summaries of older flags unchanged */
+    bench_cfg(ctx, "reopen", "1");
 }
 
 int main(int argc, char **argv)
@@ -150,6 +189,8 @@ int main(int argc, char **argv)
     BENCH_SET("text", &c.text, 1, "fprintf text lines"),
     BENCH_SET("write", &c.do_write, 1, "write (alone: no read back)"),
     BENCH_SET("read", &c.do_read, 1, "read (alone: no write)"),
+    BENCH_SET("reopen", &c.reopen, 1,
+              "fopen and fclose the file around every record"),
     BENCH_END,
   };
   bench_init(&argc, &argv, &kernel, opts, &ctx);
