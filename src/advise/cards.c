@@ -211,11 +211,9 @@ iosage_status iosage_cards_save(const iosage_cards *c, const char *path,
     if (bad || rename(tmp, path) != 0) {
         e = e ? e : errno;
         remove(tmp);
-        iosage_status st = ios_fail(err, IOSAGE_E_IO, path, NULL, -1,
-                                    "cannot write: %s", strerror(e));
-        if (err)
-            err->sys_errno = e;
-        return st;
+        errno = e; /* ios_fail keeps it in err->sys_errno */
+        return ios_fail(err, IOSAGE_E_IO, path, NULL, -1, "cannot write: %s",
+                        strerror(e));
     }
     return IOSAGE_OK;
 }
@@ -322,14 +320,9 @@ iosage_status iosage_cards_load(const char *path, iosage_cards **out,
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        iosage_status st = ios_fail(err, IOSAGE_E_IO, path, NULL, -1,
-                                    "cannot open: %s", strerror(e));
-        if (err)
-            err->sys_errno = e;
-        return st;
-    }
+    if (!f) /* ios_fail keeps errno in err->sys_errno */
+        return ios_fail(err, IOSAGE_E_IO, path, NULL, -1, "cannot open: %s",
+                        strerror(errno));
     char *buf = malloc(MAX_CARDS_FILE);
     size_t n = buf ? fread(buf, 1, MAX_CARDS_FILE, f) : 0;
     int bad = ferror(f);

@@ -21,29 +21,6 @@ const char *iosage_config_kind_name(int kind)
     return kind >= 0 && kind < n ? kind_names[kind] : NULL;
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    size_t len;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (p[0] < 0x80)
-        return 1;
-    if (p[0] >= 0xC2 && p[0] <= 0xDF)
-        len = 2;
-    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-        len = 3, lo = p[0] == 0xE0 ? 0xA0 : 0x80, hi = p[0] == 0xED ? 0x9F : 0xBF;
-    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-        len = 4, lo = p[0] == 0xF0 ? 0x90 : 0x80, hi = p[0] == 0xF4 ? 0x8F : 0xBF;
-    else
-        return 0;
-    if (len > n || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < len; i++)
-        if (p[i] < 0x80 || p[i] > 0xBF)
-            return 0;
-    return len;
-}
-
 /* Copy buf[0 .. len) into a new string, bytes that are not UTF-8 replaced
  * by '?' (counted in *replaced). NULL on no memory. */
 static char *clean_text(const unsigned char *buf, size_t len, int *replaced)
@@ -52,7 +29,8 @@ static char *clean_text(const unsigned char *buf, size_t len, int *replaced)
     if (!s)
         return NULL;
     for (size_t i = 0; i < len;) {
-        size_t k = utf8_len(buf + i, len - i);
+        uint32_t cp;
+        size_t k = ios_utf8_seq(buf + i, len - i, &cp);
         if (k == 0) {
             s[i++] = '?';
             (*replaced)++;
@@ -111,14 +89,9 @@ iosage_status iosage_config_read(const char *path, size_t max,
     if (max == 0)
         max = IOSAGE_CONFIG_MAX_BYTES;
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        iosage_status st = ios_fail(err, IOSAGE_E_IO, path, NULL, -1,
-                                    "cannot open config file: %s", strerror(e));
-        if (err)
-            err->sys_errno = e;
-        return st;
-    }
+    if (!f) /* ios_fail keeps errno in err->sys_errno */
+        return ios_fail(err, IOSAGE_E_IO, path, NULL, -1,
+                        "cannot open config file: %s", strerror(errno));
     /* read one byte past the bound to know whether it was cut, then count
      * the rest for "bytes" */
     char *buf = malloc(max + 1);

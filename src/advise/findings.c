@@ -45,29 +45,34 @@ static int independent_mpiio(const iosage_file_table *t,
     return m && m->indep_ops > 0 && m->indep_ops >= m->coll_ops;
 }
 
+/* Share and main file of what scan s found, with change as the change id;
+ * returns the main file's row, or NULL when there is none. */
+static const struct iosage_file_row *from_scan(const iosage_file_table *t,
+                                               const struct ios_scan *s,
+                                               const char *change,
+                                               struct adv_finding *f)
+{
+    f->share = ios_material_share(t, s->time, s->ops);
+    f->row = s->top[0];
+    f->change_id = change;
+    return f->row >= 0 ? &t->rows[f->row] : NULL;
+}
+
 static void granularity(const iosage_file_table *t, struct adv_finding *f)
 {
     struct ios_scan s;
     ios_scan_small(t, &s);
-    f->share = ios_material_share(t, s.time, s.ops);
-    f->row = s.top[0];
-    f->change_id = "larger_requests";
-    if (f->row >= 0) {
-        const struct iosage_file_row *r = &t->rows[f->row];
-        if ((r->flags & IOSAGE_FILE_SHARED) && independent_mpiio(t, r))
-            f->change_id = "collective_buffering";
-    }
+    const struct iosage_file_row *r = from_scan(t, &s, "larger_requests", f);
+    if (r && (r->flags & IOSAGE_FILE_SHARED) && independent_mpiio(t, r))
+        f->change_id = "collective_buffering";
 }
 
 static void pattern_order(const iosage_file_table *t, struct adv_finding *f)
 {
     struct ios_scan s;
     ios_scan_nonseq(t, &s);
-    f->share = ios_material_share(t, s.time, s.ops);
-    f->row = s.top[0];
-    f->change_id = "sequential_access";
-    if (f->row >= 0) {
-        const struct iosage_file_row *r = &t->rows[f->row];
+    const struct iosage_file_row *r = from_scan(t, &s, "sequential_access", f);
+    if (r) {
         double ops = (double)r->reads + (double)r->writes;
         double avg = ios_ratio((double)r->bytes_read + (double)r->bytes_written,
                                ops);
@@ -80,9 +85,7 @@ static void interface(const iosage_file_table *t, struct adv_finding *f)
 {
     struct ios_scan s;
     ios_scan_indep_shared(t, &s);
-    f->share = ios_material_share(t, s.time, s.ops);
-    f->row = s.top[0];
-    f->change_id = "collective_io";
+    from_scan(t, &s, "collective_io", f);
 }
 
 static void throughput(const iosage_file_table *t, struct adv_finding *f)

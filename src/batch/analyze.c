@@ -7,15 +7,10 @@
  * `iosage batch --profile` can say where the time goes. SHAP is not
  * computed: a batch wants verdicts, not explanations.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "batch/internal.h"
 #include "darshan/internal.h"
 #include "iosage/batch.h"
 #include "iosage/darshan.h"
@@ -47,8 +42,8 @@ iosage_status iosage_batch_row_error(struct iosage_batch_row *row,
     iosage_batch_row_clear(row);
     row->index = index;
     row->status = IOSAGE_BATCH_ERROR;
-    row->file = ios_batch_text(path);
-    row->error = ios_batch_text(msg);
+    row->file = ios_utf8_fix(path);
+    row->error = ios_utf8_fix(msg);
     if (!row->file || !row->error) {
         iosage_batch_row_clear(row);
         return IOSAGE_E_NOMEM;
@@ -62,58 +57,6 @@ static void error_text(const iosage_error *err, char *buf, size_t size)
     iosage_error e = *err;
     e.path[0] = '\0';
     iosage_error_line(&e, buf, size);
-}
-
-/* Read the whole file at path into *buf (malloc'd, caller frees). */
-static iosage_status read_whole(const char *path, uint8_t **buf, size_t *len,
-                                iosage_error *err)
-{
-    *buf = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return ios_fail(err, IOSAGE_E_IO, path, "", -1, "cannot open: %s",
-                        strerror(errno));
-    struct stat st;
-    int e = 0;
-    if (fstat(fd, &st) != 0)
-        e = errno;
-    else if (S_ISDIR(st.st_mode))
-        e = EISDIR;
-    else if (!S_ISREG(st.st_mode))
-        e = EINVAL;
-    if (e != 0) {
-        close(fd);
-        errno = e;
-        return ios_fail(err, IOSAGE_E_IO, path, "", -1, "cannot read: %s",
-                        e == EINVAL ? "not a regular file" : strerror(e));
-    }
-    size_t size = (size_t)st.st_size, n = 0;
-    uint8_t *p = malloc(size ? size : 1);
-    if (!p) {
-        close(fd);
-        return ios_fail(err, IOSAGE_E_NOMEM, path, "", -1,
-                        "out of memory reading %zu bytes", size);
-    }
-    while (n < size) {
-        ssize_t r = read(fd, p + n, size - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            int e = r < 0 ? errno : EIO;
-            free(p);
-            close(fd);
-            errno = e;
-            return ios_fail(err, IOSAGE_E_IO, path, "", (int64_t)n,
-                            "read failed: %s", r < 0 ? strerror(e)
-                                                     : "file shrank");
-        }
-        n += (size_t)r;
-    }
-    close(fd);
-    *buf = p;
-    *len = n;
-    return IOSAGE_OK;
 }
 
 /* The first damaged module of log, or NULL. */
@@ -154,13 +97,13 @@ static iosage_status fill_job(struct iosage_batch_row *row,
         row->bytes_written = add_bytes(row->bytes_written,
                                        t->rows[i].bytes_written);
     }
-    row->exe = ios_batch_text(log->job.exe);
+    row->exe = ios_utf8_fix(log->job.exe);
     const iosage_module_data *bad = damaged_module(log);
     if (bad) {
         char msg[800];
         error_text(&bad->err, msg, sizeof msg);
         row->status = IOSAGE_BATCH_PARTIAL;
-        row->error = ios_batch_text(msg);
+        row->error = ios_utf8_fix(msg);
         if (!row->error)
             return IOSAGE_E_NOMEM;
     }
@@ -193,7 +136,7 @@ static iosage_status fill_detection(struct iosage_batch_row *row,
         p->evidence(log, t, &ev);
     if (ev.n_lines == 0)
         return IOSAGE_OK;
-    row->evidence = ios_batch_text(ev.line[0]);
+    row->evidence = ios_utf8_fix(ev.line[0]);
     return row->evidence ? IOSAGE_OK : IOSAGE_E_NOMEM;
 }
 
@@ -233,14 +176,14 @@ static iosage_status prepare(const char *path, size_t index,
     memset(p, 0, sizeof *p);
     iosage_batch_row_clear(row);
     row->index = index;
-    row->file = ios_batch_text(path);
+    row->file = ios_utf8_fix(path);
     if (!row->file)
         return ios_fail(err, IOSAGE_E_NOMEM, path, "batch", -1,
                         "out of memory");
     iosage_error e;
     size_t len = 0;
     double t0 = now();
-    iosage_status st = read_whole(path, &p->buf, &len, &e);
+    iosage_status st = ios_read_file(path, 1, &p->buf, &len, &e);
     double t1 = now();
     if (st == IOSAGE_OK)
         st = iosage_log_load_mem(p->buf, len, path, IOSAGE_READ_NO_TRACES,

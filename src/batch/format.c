@@ -18,60 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch/internal.h"
 #include "darshan/internal.h"
+#include "iosage/batch.h"
 
 #define JSON_PUBLIC (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
 #define JSON_EXACT (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 
 static const char *const status_names[] = {"ok", "partial", "error"};
-
-/* --- UTF-8 ---------------------------------------------------------------- */
-
-/* Length of the valid UTF-8 sequence starting at p, or 0. */
-static int utf8_len(const unsigned char *p)
-{
-    int n = p[0] < 0x80 ? 1 : p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3
-            : p[0] >= 0xc2 ? 2 : 0;
-    if (n <= 1)
-        return n;
-    if (p[0] > 0xf4)
-        return 0;
-    uint32_t v = p[0] & (0x7fu >> n);
-    for (int k = 1; k < n; k++) {
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-        v = (v << 6) | (p[k] & 0x3fu);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (v < least[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-        return 0;
-    return n;
-}
-
-char *ios_batch_text(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t len = strlen((const char *)p);
-    char *out = malloc(3 * len + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    while (*p) {
-        int n = utf8_len(p);
-        if (n == 0) {
-            memcpy(out + o, "\xef\xbf\xbd", 3);
-            o += 3;
-            p++;
-        } else {
-            memcpy(out + o, p, (size_t)n);
-            o += (size_t)n;
-            p += n;
-        }
-    }
-    out[o] = '\0';
-    return out;
-}
 
 /* --- CSV ------------------------------------------------------------------ */
 
@@ -261,7 +214,7 @@ static char *get_text(const json_t *o, const char *key, int *bad)
         *bad = 1;
         return NULL;
     }
-    char *s = ios_batch_text(json_string_value(v));
+    char *s = ios_utf8_fix(json_string_value(v));
     if (!s)
         *bad = 1;
     return s;

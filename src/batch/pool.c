@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch/internal.h"
 #include "darshan/internal.h"
+#include "iosage/batch.h"
 
 #define DEFAULT_WINDOW 65536
 #define PROGRESS_SECONDS 0.2

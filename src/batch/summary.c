@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch/internal.h"
+#include "iosage/batch.h"
 
 #define SUMMARY_TOP 10
 #define SUMMARY_EXES 20

@@ -50,12 +50,10 @@ struct iosage_reader {
 
 /* --- reading the file ---------------------------------------------------- */
 
-/*
- * Read the whole file at path into a malloc'd buffer (*out, *len; caller
- * frees). IOSAGE_E_IO with errno on failure.
- */
-static iosage_status read_file(const char *path, uint8_t **out, size_t *len,
-                               iosage_error *err)
+/* See internal.h. The buffer holds at least one byte more than was read
+ * (it grows before a read when full), so the NUL always fits. */
+iosage_status ios_read_file(const char *path, int regular_only, uint8_t **out,
+                            size_t *len, iosage_error *err)
 {
     *out = NULL;
     *len = 0;
@@ -64,17 +62,18 @@ static iosage_status read_file(const char *path, uint8_t **out, size_t *len,
         return ios_fail(err, IOSAGE_E_IO, path, "", -1, "cannot open: %s",
                         strerror(errno));
     struct stat st;
-    int bad = fstat(fd, &st) != 0;
-    if (!bad && S_ISDIR(st.st_mode)) {
-        errno = EISDIR;
-        bad = 1;
-    }
-    if (bad) {
-        int e = errno;
+    int e = 0;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else if (regular_only && !S_ISREG(st.st_mode))
+        e = EINVAL;
+    if (e != 0) {
         close(fd);
         errno = e;
         return ios_fail(err, IOSAGE_E_IO, path, "", -1, "cannot read: %s",
-                        strerror(e));
+                        e == EINVAL ? "not a regular file" : strerror(e));
     }
     size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 65536, n = 0;
     uint8_t *buf = malloc(cap);
@@ -89,6 +88,7 @@ static iosage_status read_file(const char *path, uint8_t **out, size_t *len,
         ssize_t r = read(fd, buf + n, cap - n);
         if (r == 0) {
             close(fd);
+            buf[n] = '\0';
             *out = buf;
             *len = n;
             return IOSAGE_OK;
@@ -96,7 +96,7 @@ static iosage_status read_file(const char *path, uint8_t **out, size_t *len,
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            int e = errno;
+            e = errno;
             free(buf);
             close(fd);
             errno = e;
@@ -237,7 +237,7 @@ iosage_status iosage_reader_open(const char *path, int flags,
     *out = NULL;
     uint8_t *buf;
     size_t len;
-    iosage_status st = read_file(path, &buf, &len, err);
+    iosage_status st = ios_read_file(path, 0, &buf, &len, err);
     if (st != IOSAGE_OK)
         return st;
     return reader_open(buf, len, buf, path, flags, NULL, out, err);
@@ -564,7 +564,7 @@ iosage_status iosage_log_load(const char *path, int flags, iosage_log **out,
     *out = NULL;
     uint8_t *buf;
     size_t len;
-    iosage_status st = read_file(path, &buf, &len, err);
+    iosage_status st = ios_read_file(path, 0, &buf, &len, err);
     if (st != IOSAGE_OK)
         return st;
     return load(buf, len, buf, path, flags, out, err);

@@ -78,28 +78,12 @@ static int manifest_has_ok(const char *text, const char *run_id)
 /* Whole manifest as a string ("" when absent); NULL on no memory. */
 static char *manifest_read(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return strdup("");
-    size_t cap = 1 << 16, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *g = realloc(buf, cap * 2);
-            if (!g) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = g;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
+    uint8_t *buf;
+    size_t len;
+    iosage_status st = ios_read_file(path, 0, &buf, &len, NULL);
+    if (st == IOSAGE_OK)
+        return (char *)buf;
+    return st == IOSAGE_E_NOMEM ? NULL : strdup("");
 }
 
 static void manifest_row(FILE *m, const struct job *j, double wall,

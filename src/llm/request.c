@@ -28,57 +28,12 @@
 #define ANTHROPIC_VERSION "2023-06-01"
 #define ANTHROPIC_DEFAULT_MAX_TOKENS 4096
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t need;
-    unsigned min;
-    unsigned cp;
-    if (s[0] < 0x80)
-        return 1;
-    if ((s[0] & 0xE0) == 0xC0)
-        need = 2, min = 0x80, cp = s[0] & 0x1F;
-    else if ((s[0] & 0xF0) == 0xE0)
-        need = 3, min = 0x800, cp = s[0] & 0x0F;
-    else if ((s[0] & 0xF8) == 0xF0)
-        need = 4, min = 0x10000, cp = s[0] & 0x07;
-    else
-        return 0;
-    if (need > n)
-        return 0;
-    for (size_t i = 1; i < need; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return need;
-}
-
 /* A JSON string of text with invalid UTF-8 bytes replaced by U+FFFD. NULL on
  * no memory. */
 static json_t *json_text(const char *text)
 {
-    size_t n = strlen(text);
-    char *clean = malloc(3 * n + 1); /* each bad byte grows to 3 */
-    if (!clean)
-        return NULL;
-    size_t o = 0;
-    const unsigned char *s = (const unsigned char *)text;
-    for (size_t i = 0; i < n;) {
-        size_t k = utf8_len(s + i, n - i);
-        if (k == 0) {
-            memcpy(clean + o, "\xEF\xBF\xBD", 3);
-            o += 3;
-            i++;
-        } else {
-            memcpy(clean + o, s + i, k);
-            o += k;
-            i += k;
-        }
-    }
-    json_t *j = json_stringn(clean, o);
+    char *clean = ios_utf8_fix(text);
+    json_t *j = clean ? json_string(clean) : NULL;
     free(clean);
     return j;
 }

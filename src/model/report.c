@@ -14,50 +14,12 @@
 #define NF IOSAGE_NUM_FEATURES
 #define JSON_LINE (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
 
-/* Length of the valid UTF-8 sequence starting at p, or 0. */
-static int utf8_len(const unsigned char *p)
-{
-    int n = p[0] < 0x80 ? 1 : p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3
-            : p[0] >= 0xc2 ? 2 : 0;
-    if (n <= 1)
-        return n;
-    if (p[0] > 0xf4)
-        return 0;
-    uint32_t v = p[0] & (0x7fu >> n);
-    for (int k = 1; k < n; k++) {
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-        v = (v << 6) | (p[k] & 0x3fu);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (v < least[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-        return 0;
-    return n;
-}
-
 /* A JSON string of s with every byte that is not UTF-8 as U+FFFD. */
 static json_t *text(const char *s)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t len = strlen((const char *)p);
-    char *out = malloc(3 * len + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    while (*p) {
-        int n = utf8_len(p);
-        if (n == 0) {
-            memcpy(out + o, "\xef\xbf\xbd", 3);
-            o += 3;
-            p++;
-        } else {
-            memcpy(out + o, p, (size_t)n);
-            o += (size_t)n;
-            p += n;
-        }
-    }
-    json_t *j = json_stringn(out, o);
-    free(out);
+    char *fixed = ios_utf8_fix(s);
+    json_t *j = fixed ? json_string(fixed) : NULL;
+    free(fixed);
     return j;
 }
 

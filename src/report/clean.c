@@ -16,41 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshan/internal.h"
 #include "report/internal.h"
-
-/*
- * Decode one UTF-8 sequence at s (n bytes left). Returns its length and
- * sets *cp, or 0 when the bytes there are not a valid sequence.
- */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    }
-    size_t len;
-    uint32_t c, min;
-    if ((s[0] & 0xE0) == 0xC0) {
-        len = 2, c = s[0] & 0x1F, min = 0x80;
-    } else if ((s[0] & 0xF0) == 0xE0) {
-        len = 3, c = s[0] & 0x0F, min = 0x800;
-    } else if ((s[0] & 0xF8) == 0xF0) {
-        len = 4, c = s[0] & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return len;
-}
 
 /* A code point that must not reach the output as itself. */
 static int is_unsafe(uint32_t cp)
@@ -67,7 +34,7 @@ void rep_clean(rep_out *o, const char *s)
     size_t i = 0;
     while (i < n) {
         uint32_t cp;
-        size_t len = utf8_decode(p + i, n - i, &cp);
+        size_t len = ios_utf8_seq(p + i, n - i, &cp);
         if (len == 0) {
             rep_printf(o, "\\x%02x", p[i]);
             i++;
@@ -171,38 +138,11 @@ void rep_put(rep_out *o, const char *s, enum rep_escape e)
     rep_out_free(&tmp);
 }
 
-/* A copy of the n bytes at s with every invalid UTF-8 byte replaced by
- * U+FFFD (EF BF BD); NULL when out of memory. *out_len gets its length. */
-static char *fix_utf8(const char *s, size_t n, size_t *out_len)
-{
-    rep_out o = {0};
-    size_t i = 0;
-    while (i < n) {
-        uint32_t cp;
-        size_t len = utf8_decode((const unsigned char *)s + i, n - i, &cp);
-        if (len == 0) {
-            rep_puts(&o, "\xEF\xBF\xBD");
-            i++;
-        } else {
-            rep_putn(&o, s + i, len);
-            i += len;
-        }
-    }
-    if (o.oom) {
-        rep_out_free(&o);
-        return NULL;
-    }
-    *out_len = o.len;
-    if (!o.p)
-        return calloc(1, 1);
-    return o.p;
-}
-
 /* A new JSON string of s's n bytes, made valid UTF-8; NULL on failure. */
 static json_t *utf8_string(const char *s, size_t n)
 {
     size_t len = 0;
-    char *fixed = fix_utf8(s, n, &len);
+    char *fixed = ios_utf8_fixn(s, n, &len);
     if (!fixed)
         return NULL;
     json_t *v = json_stringn(fixed, len);
@@ -231,8 +171,7 @@ json_t *rep_json_utf8(const json_t *v)
         const char *key;
         json_t *e;
         json_object_foreach((json_t *)v, key, e) {
-            size_t klen = 0;
-            char *k = fix_utf8(key, strlen(key), &klen);
+            char *k = ios_utf8_fix(key);
             int bad = !obj || !k || json_object_set_new(obj, k, rep_json_utf8(e));
             free(k);
             if (bad) {

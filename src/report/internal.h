@@ -24,15 +24,13 @@
 
 #include <jansson.h>
 
+#include "darshan/internal.h"
 #include "iosage/report.h"
 
 /* ---- out.c -------------------------------------------------------------- */
-typedef struct rep_out {
-    char *p;    /* NUL-terminated when len > 0 */
-    size_t len;
-    size_t cap;
-    int oom;    /* an allocation failed; the content is incomplete */
-} rep_out;
+/* p is NUL-terminated when len > 0; oom: an allocation failed, the content
+ * is incomplete (see ios_text). */
+typedef ios_text rep_out;
 
 void rep_putn(rep_out *o, const char *s, size_t n);
 void rep_puts(rep_out *o, const char *s);

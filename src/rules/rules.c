@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshan/internal.h"
 #include "features/internal.h"
 #include "iosage/rules.h"
 #include "patterns/internal.h"
@@ -352,133 +353,79 @@ iosage_status iosage_rules_eval(const iosage_log *log, const iosage_file_table *
 
 /* --- JSON ------------------------------------------------------------------ */
 
-struct sbuf {
-    char *p;
-    size_t len, cap;
-    int oom;
-};
-
-static void sb_put(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *g = realloc(b->p, cap);
-        if (!g) {
-            b->oom = 1;
-            return;
-        }
-        b->p = g;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_fmt(struct sbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void sb_fmt(struct sbuf *b, const char *fmt, ...)
-{
-    char tmp[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        sb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-/* Length of the valid UTF-8 sequence at p and its code point, or 0. */
-static int utf8_seq(const unsigned char *p, uint32_t *cp)
-{
-    int n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-    if (n == 0 || p[0] > 0xf4)
-        return 0;
-    uint32_t v = p[0] & (0x7fu >> n);
-    for (int k = 1; k < n; k++) {
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-        v = (v << 6) | (p[k] & 0x3fu);
-    }
-    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (v < min[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-        return 0;
-    *cp = v;
-    return n;
-}
-
 /* A JSON string in ASCII: control characters and every non-ASCII character
  * as \uXXXX escapes (surrogate pairs above U+FFFF); bytes that are not
  * valid UTF-8 (names are bytes from the log) become U+FFFD. */
-static void sb_str(struct sbuf *b, const char *s)
+static void put_str(ios_text *b, const char *s)
 {
-    sb_put(b, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    ios_text_put(b, "\"", 1);
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    const unsigned char *end = p + strlen((const char *)p);
+    for (; *p; p++) {
         uint32_t cp;
-        int n;
+        size_t n;
         if (*p == '"' || *p == '\\') {
             char e[2] = {'\\', (char)*p};
-            sb_put(b, e, 2);
+            ios_text_put(b, e, 2);
         } else if (*p == '\n' || *p == '\t' || *p == '\r') {
             char e[2] = {'\\', *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r'};
-            sb_put(b, e, 2);
+            ios_text_put(b, e, 2);
         } else if (*p < 0x20 || *p == 0x7f) {
-            sb_fmt(b, "\\u%04x", *p);
+            ios_text_printf(b, "\\u%04x", *p);
         } else if (*p < 0x80) {
-            sb_put(b, (const char *)p, 1);
-        } else if ((n = utf8_seq(p, &cp)) == 0) {
-            sb_put(b, "\\ufffd", 6);
+            ios_text_put(b, (const char *)p, 1);
+        } else if ((n = ios_utf8_seq(p, (size_t)(end - p), &cp)) == 0) {
+            ios_text_put(b, "\\ufffd", 6);
         } else {
             if (cp >= 0x10000)
-                sb_fmt(b, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
-                       0xdc00 + ((cp - 0x10000) & 0x3ff));
+                ios_text_printf(b, "\\u%04x\\u%04x",
+                                0xd800 + ((cp - 0x10000) >> 10),
+                                0xdc00 + ((cp - 0x10000) & 0x3ff));
             else
-                sb_fmt(b, "\\u%04x", cp);
+                ios_text_printf(b, "\\u%04x", cp);
             p += n - 1;
         }
     }
-    sb_put(b, "\"", 1);
+    ios_text_put(b, "\"", 1);
 }
 
 /* A finite number, or 0. */
-static void sb_num(struct sbuf *b, double v)
+static void put_num(ios_text *b, double v)
 {
-    sb_fmt(b, "%.6g", isfinite(v) ? v : 0.0);
+    ios_text_printf(b, "%.6g", isfinite(v) ? v : 0.0);
 }
 
 char *iosage_rules_to_json(const struct iosage_rule_result *r, const char *path)
 {
-    struct sbuf b = {0};
+    ios_text b = {0};
     if (!r)
         return NULL;
-    sb_fmt(&b, "{\"schema\":1,\"log\":");
-    sb_str(&b, path);
-    sb_fmt(&b, ",\"nprocs\":%lld,\"run_time\":", (long long)r->nprocs);
-    sb_num(&b, r->run_time);
-    sb_put(&b, ",\"io_time\":", 11);
-    sb_num(&b, r->io_time);
-    sb_put(&b, ",\"slowest_rank_io_share\":", 25);
-    sb_num(&b, r->slowest_rank_io_share);
-    sb_fmt(&b, ",\"gated\":%s,\"healthy\":%s,\"summary\":",
-           r->gated ? "true" : "false", r->healthy ? "true" : "false");
-    sb_str(&b, r->summary);
-    sb_put(&b, ",\"patterns\":[", 13);
+    ios_text_printf(&b, "{\"schema\":1,\"log\":");
+    put_str(&b, path);
+    ios_text_printf(&b, ",\"nprocs\":%lld,\"run_time\":",
+                    (long long)r->nprocs);
+    put_num(&b, r->run_time);
+    ios_text_put(&b, ",\"io_time\":", 11);
+    put_num(&b, r->io_time);
+    ios_text_put(&b, ",\"slowest_rank_io_share\":", 25);
+    put_num(&b, r->slowest_rank_io_share);
+    ios_text_printf(&b, ",\"gated\":%s,\"healthy\":%s,\"summary\":",
+                    r->gated ? "true" : "false", r->healthy ? "true" : "false");
+    put_str(&b, r->summary);
+    ios_text_put(&b, ",\"patterns\":[", 13);
     for (int i = 0; i < r->n_patterns && i < IOSAGE_MAX_PATTERNS; i++) {
         const struct iosage_rule_pattern *p = &r->patterns[i];
-        sb_put(&b, i ? ",{\"id\":" : "{\"id\":", i ? 7 : 6);
-        sb_str(&b, p->id);
-        sb_fmt(&b, ",\"detected\":%s,\"rule_holds\":%s,\"value\":",
-               p->detected ? "true" : "false", p->rule_holds ? "true" : "false");
-        sb_num(&b, p->value);
-        sb_put(&b, ",\"reason\":", 10);
-        sb_str(&b, p->reason);
-        sb_put(&b, "}", 1);
+        ios_text_put(&b, i ? ",{\"id\":" : "{\"id\":", i ? 7 : 6);
+        put_str(&b, p->id);
+        ios_text_printf(&b, ",\"detected\":%s,\"rule_holds\":%s,\"value\":",
+                        p->detected ? "true" : "false",
+                        p->rule_holds ? "true" : "false");
+        put_num(&b, p->value);
+        ios_text_put(&b, ",\"reason\":", 10);
+        put_str(&b, p->reason);
+        ios_text_put(&b, "}", 1);
     }
-    sb_put(&b, "]}", 2);
+    ios_text_put(&b, "]}", 2);
     if (b.oom) {
         free(b.p);
         return NULL;

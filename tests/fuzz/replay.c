@@ -11,33 +11,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "darshan/internal.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "replay: %s: cannot open\n", path);
+    uint8_t *buf;
+    size_t len;
+    if (ios_read_file(path, 0, &buf, &len, NULL) != IOSAGE_OK) {
+        fprintf(stderr, "replay: %s: cannot read\n", path);
         return -1;
     }
-    size_t cap = 1 << 16, len = 0, n;
-    uint8_t *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            uint8_t *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        return -1;
     LLVMFuzzerTestOneInput(buf, len);
     free(buf);
     return 0;

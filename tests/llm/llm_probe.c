@@ -13,33 +13,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "darshan/internal.h"
 #include "iosage/llm.h"
 
 /* The whole file at path, malloc'd and NUL-terminated, or NULL. */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    uint8_t *buf;
+    size_t len;
+    if (ios_read_file(path, 0, &buf, &len, NULL) != IOSAGE_OK)
         return NULL;
-    size_t cap = 4096, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
+    return (char *)buf;
 }
 
 int main(int argc, char **argv)

@@ -11,6 +11,7 @@ set_tests_properties(llm PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77)
 # A shell-level client for manual runs against real servers and for the
 # script test below (fake_llm.py --script as an end-to-end test uses it).
 add_executable(llm_probe ${CMAKE_CURRENT_SOURCE_DIR}/llm/llm_probe.c)
+target_include_directories(llm_probe PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(llm_probe PRIVATE iosage_obj ZLIB::ZLIB BZip2::BZip2 m)
 add_test(NAME llm_script COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/llm/run_script.sh
          $<TARGET_FILE:llm_probe>)
