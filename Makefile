@@ -6,7 +6,8 @@
 #   make check      build with ASan+UBSan and run every test
 #   make bench      time reading, dumping and batch analysis (logs per second)
 #   make eval       the evaluation tables of docs/evaluation.md
-#   make fuzz       run the libFuzzer reader target (FUZZ_SECONDS, default 60)
+#   make fuzz       run a libFuzzer target (FUZZ_TARGET=reader|config|reply|report,
+#                   FUZZ_SECONDS, default 60)
 #   make dataset    regenerate data/bench-runs from bench/sweeps/default.sweep
 #   make deps       install the Debian packages the build needs
 #   make install    PREFIX=/usr/local by default

@@ -15,31 +15,55 @@
 #include <string.h>
 
 #include "advise/internal.h"
+#include "iosage/llm.h"
 
 #define MAX_TEXT 2000     /* bytes of one kept string */
 #define MAX_CHANGES 32    /* changes kept from one reply */
 #define MAX_EVIDENCE 8    /* evidence lines kept per change */
 
-/* The JSON text inside the reply: a ```json (or ```) fence's body, else
- * the span from the first '{' to the last '}'. *n = 0 when none. */
-static const char *json_span(const char *r, size_t *n)
+#define REPLY_SPAN_TRIES 64
+
+/* text[0 .. n) parsed, when it is an object with a "changes" array; else
+ * NULL. *any is set when it parsed as an object at all. */
+static json_t *changes_object(const char *text, size_t n, int *any)
 {
+    json_error_t jerr;
+    json_t *o = json_loadb(text, n, 0, &jerr);
+    if (json_is_object(o))
+        *any = 1;
+    if (json_is_array(json_object_get(o, "changes")))
+        return o;
+    json_decref(o);
+    return NULL;
+}
+
+/* The reply's object with a "changes" array: the body of the first ```
+ * fence when it is one, else the first {...} span of the text that is one
+ * (iosage_llm_json_span, object after object), so that braces in the prose
+ * around it do not matter. NULL when there is none; *any says whether any
+ * JSON object was seen. */
+static json_t *reply_object(const char *r, int *any)
+{
+    *any = 0;
     const char *f = strstr(r, "```");
-    if (f) {
-        const char *s = strchr(f + 3, '\n');
-        const char *e = s ? strstr(s, "```") : NULL;
-        if (s && e) {
-            *n = (size_t)(e - s);
-            return s;
-        }
+    const char *s = f ? strchr(f + 3, '\n') : NULL;
+    const char *e = s ? strstr(s, "```") : NULL;
+    if (s && e) {
+        json_t *o = changes_object(s, (size_t)(e - s), any);
+        if (o)
+            return o;
     }
-    const char *a = strchr(r, '{'), *b = strrchr(r, '}');
-    if (!a || !b || b < a) {
-        *n = 0;
-        return r;
+    const char *p = r;
+    for (int tries = 0; tries < REPLY_SPAN_TRIES; tries++) {
+        size_t off, len;
+        if (!iosage_llm_json_span(p, &off, &len))
+            break;
+        json_t *o = changes_object(p + off, len, any);
+        if (o)
+            return o;
+        p += off + len;
     }
-    *n = (size_t)(b - a + 1);
-    return a;
+    return NULL;
 }
 
 /* A kept copy of a non-empty string value, cut to MAX_TEXT; NULL when v is
@@ -158,18 +182,14 @@ iosage_status iosage_advise_apply_reply(json_t *doc, const char *reply_text,
     if (!json_is_object(advice) || !reply_text)
         return ios_fail(err, IOSAGE_E_USAGE, NULL, "reply", -1,
                         "no report document or no reply");
-    size_t n;
-    const char *s = json_span(reply_text, &n);
-    json_error_t jerr;
-    json_t *r = n ? json_loadb(s, n, 0, &jerr) : NULL;
+    int any;
+    json_t *r = reply_object(reply_text, &any);
     json_t *changes = json_object_get(r, "changes");
-    if (!r || !json_is_array(changes)) {
-        json_decref(r);
-        return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "LLM reply", -1,
-                        "%s", !n ? "no JSON object in the reply"
-                        : !r ? "the reply is not valid JSON"
-                             : "the reply has no \"changes\" array");
-    }
+    if (!r)
+        return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "LLM reply", -1, "%s",
+                        any ? "the reply has no JSON object with a "
+                              "\"changes\" array"
+                            : "no JSON object in the reply");
     json_t *kept = json_array();
     int dropped = 0;
     size_t i;

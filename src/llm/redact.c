@@ -167,8 +167,10 @@ int iosage_llm_json_span(const char *text, size_t *off, size_t *len)
             return 0;
         size_t start = (size_t)(p - text);
         size_t end = matching_brace(text, start);
-        if (end == 0)
-            return 0;
+        if (end == 0) { /* never closed: a stray brace in prose */
+            p++;
+            continue;
+        }
         json_error_t jerr;
         json_t *j = json_loadb(p, end - start, 0, &jerr);
         int ok = json_is_object(j);

@@ -863,6 +863,14 @@ static void test_json_span(void **state)
     assert_int_equal(iosage_llm_json_span("no object", &off, &len), 0);
     assert_int_equal(iosage_llm_json_span("{\"cut\": ", &off, &len), 0);
     assert_int_equal(iosage_llm_json_span(NULL, &off, &len), 0);
+    /* a brace never closed, or one inside quotes in prose, is skipped */
+    const char *unclosed = "{unclosed {\"changes\": []}";
+    assert_int_equal(iosage_llm_json_span(unclosed, &off, &len), 1);
+    assert_int_equal(off, 10);
+    assert_int_equal(len, strlen("{\"changes\": []}"));
+    const char *quoted = "x \"{\" {\"changes\": []}";
+    assert_int_equal(iosage_llm_json_span(quoted, &off, &len), 1);
+    assert_int_equal(off, 6);
 }
 
 int main(void)

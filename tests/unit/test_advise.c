@@ -647,6 +647,17 @@ static void test_reply(void **state)
     assert_true(json_is_null(json_object_get(json_object_get(json_array_get(chs, 0),
                                                              "where"), "file")));
     assert_int_equal(json_integer_value(json_object_get(adv, "dropped")), 0);
+    /* braces in the prose around the object do not hide it */
+    snprintf(buf, sizeof buf, "Sure! {\"note\": \"x\"} and then: "
+             "{\"changes\": [%s]} (done {)", good_change);
+    assert_int_equal(iosage_advise_apply_reply(r.doc, buf, "vllm", "m", &err),
+                     IOSAGE_OK);
+    chs = json_object_get(adv, "changes");
+    assert_int_equal(json_array_size(chs), 1);
+    assert_string_equal(str(json_array_get(chs, 0), "change_id"), "collective_io");
+    assert_int_equal(iosage_advise_apply_reply(r.doc, "{\"note\": 1} {\"x\": 2}",
+                                               "p", "m", &err), IOSAGE_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "no JSON object with a"));
     run_free(&r);
 }
 
