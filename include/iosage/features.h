@@ -129,6 +129,25 @@ typedef struct iosage_file_table {
     struct ios_ft_private *priv;  /* internal */
 } iosage_file_table;
 
+/* One rank's part of the job's I/O as the per-rank estimate of the job
+ * summary sees it (its own records, and what it gets as the slowest rank of
+ * rank -1 records), without the equal share every rank gets. */
+struct iosage_rank_io {
+    int64_t rank;
+    double time;   /* seconds */
+    double bytes;
+};
+
+/* The per-rank estimate behind t->job's rank_* fields: the ranks in
+ * [0, nprocs) that have a part of their own, in rank order, in *ranks
+ * (valid while t lives), and the share every rank gets besides, in
+ * *base_time and *base_bytes (may be NULL). A rank not listed has only that
+ * share. Returns how many ranks are listed. */
+IOSAGE_API size_t iosage_file_table_ranks(const iosage_file_table *t,
+                                          const struct iosage_rank_io **ranks,
+                                          double *base_time,
+                                          double *base_bytes);
+
 /* Build the table of log. On success *out is owned by the caller
  * (iosage_file_table_free). Fails only on IOSAGE_E_NOMEM or IOSAGE_E_USAGE
  * (NULL arguments); *out is NULL then and err says why. */

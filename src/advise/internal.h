@@ -66,7 +66,7 @@ int adv_add_job_summary(json_t *doc, const iosage_log *log,
                         const iosage_file_table *t);
 
 /* Per-rank chart {"rank", "bytes", "time", "truncated"}, or NULL (memory). */
-json_t *adv_rank_chart(const iosage_log *log, const iosage_file_table *t);
+json_t *adv_rank_chart(const iosage_file_table *t);
 
 /* --- Offline advice (offline.c) -------------------------------------------- */
 

@@ -266,6 +266,6 @@ int adv_add_job_summary(json_t *doc, const iosage_log *log,
     bad |= adv_set(doc, "summary", summary_json(log, t));
     bad |= adv_set(doc, "charts", json_pack("{s:o,s:o}", "request_sizes",
                                             request_sizes(t), "ranks",
-                                            adv_rank_chart(log, t)));
+                                            adv_rank_chart(t)));
     return bad ? -1 : 0;
 }

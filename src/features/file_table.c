@@ -505,8 +505,10 @@ void iosage_file_table_free(iosage_file_table *t)
 {
     if (!t)
         return;
-    if (t->priv)
+    if (t->priv) {
         free(t->priv->strings);
+        free(t->priv->ranks);
+    }
     free(t->priv);
     free(t->rows);
     free(t);

@@ -179,6 +179,9 @@ struct ios_ft_extra {
 struct ios_ft_private {
     char *strings;           /* every row path, one block */
     struct ios_ft_extra extra;
+    struct iosage_rank_io *ranks; /* per-rank estimate (ranks.c), owned */
+    size_t n_ranks;
+    double base_time, base_bytes; /* every rank's share besides */
 };
 
 /* One record as the table builder sees it. */

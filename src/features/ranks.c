@@ -118,6 +118,42 @@ static void fold(struct acc *a, struct iosage_job_summary *js)
     js->active_ranks = a->any_reduced ? js->nprocs : active;
 }
 
+/* Keep the folded contributions (sorted by fold) as the table's per-rank
+ * estimate: one entry per rank in [0, nprocs), the baseline apart. */
+static int keep_ranks(const struct acc *a, iosage_file_table *t)
+{
+    struct ios_ft_private *pv = t->priv;
+    pv->base_time = a->base_time;
+    pv->base_bytes = a->base_bytes;
+    if (a->n == 0)
+        return 0;
+    pv->ranks = malloc(a->n * sizeof *pv->ranks);
+    if (!pv->ranks)
+        return -1;
+    for (size_t i = 0; i < a->n;) {
+        struct iosage_rank_io r = {a->c[i].rank, 0.0, 0.0};
+        for (; i < a->n && a->c[i].rank == r.rank; i++) {
+            r.time += a->c[i].time;
+            r.bytes += a->c[i].bytes;
+        }
+        if (r.rank >= 0 && r.rank < t->job.nprocs)
+            pv->ranks[pv->n_ranks++] = r;
+    }
+    return 0;
+}
+
+size_t iosage_file_table_ranks(const iosage_file_table *t,
+                               const struct iosage_rank_io **ranks,
+                               double *base_time, double *base_bytes)
+{
+    *ranks = t->priv->ranks;
+    if (base_time)
+        *base_time = t->priv->base_time;
+    if (base_bytes)
+        *base_bytes = t->priv->base_bytes;
+    return t->priv->n_ranks;
+}
+
 /* Per-rank bytes of the per-rank records of data files: max and mean over
  * the ranks that have such records. */
 static int unique_bytes(iosage_file_table *t, const struct ios_ref *refs,
@@ -188,6 +224,7 @@ int ios_ranks_estimate(iosage_file_table *t, const struct ios_ref *refs,
     fold(&a, js);
     js->rank_time_mean = total_t / (double)js->nprocs;
     js->rank_bytes_mean = total_b / (double)js->nprocs;
+    int rc = keep_ranks(&a, t);
     free(a.c);
-    return unique_bytes(t, refs, row_start);
+    return rc != 0 ? rc : unique_bytes(t, refs, row_start);
 }

@@ -294,6 +294,26 @@ static void test_known_table(void **state)
     assert_int_equal(j->meta_ops, 21);
     assert_float_equal(j->rank_time_max, 3.0, 1e-9);
     assert_int_equal(j->rank_time_max_rank, 2);
+    /* the estimate behind it: rank 2 is the shared record's slowest rank
+     * (3 s), the other 7 s are spread over all four ranks */
+    const struct iosage_rank_io *ranks;
+    double base_t, base_b;
+    size_t n = iosage_file_table_ranks(t, &ranks, &base_t, &base_b);
+    assert_float_equal(base_t, 7.0 / 3.0, 1e-9);
+    double own_sum = 0.0;
+    int saw2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(ranks[i].rank >= 0 && ranks[i].rank < 4);
+        if (i > 0)
+            assert_true(ranks[i].rank > ranks[i - 1].rank);
+        if (ranks[i].rank == 2) {
+            assert_float_equal(ranks[i].time + base_t, 3.0, 1e-9);
+            saw2 = 1;
+        }
+        own_sum += ranks[i].time;
+    }
+    assert_true(saw2);
+    assert_float_equal(own_sum + 4 * base_t, j->io_time, 1e-9);
     iosage_file_table_free(t);
     iosage_file_table_free(NULL);
     iosage_log_free(log);
