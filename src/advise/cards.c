@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 #include "iosage/model.h"
 
 #define CARDS_SCHEMA "iosage-cards"

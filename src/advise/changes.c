@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 
 static const struct adv_change changes[] = {
     {"access_granularity", "larger_requests",

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "advise/config_internal.h"
+#include "config_internal.h"
 
 static const char *const kind_names[] = {
     "text", "job_script", "mpiio_hints", "wrf_namelist", "adios2_xml",

@@ -5,7 +5,7 @@
 #ifndef IOS_ADVISE_CONFIG_INTERNAL_H
 #define IOS_ADVISE_CONFIG_INTERNAL_H
 
-#include "advise/internal.h"
+#include "internal.h"
 
 /* enum iosage_config_kind of a file from its name and text. */
 int ios_config_classify(const char *path, const char *text);

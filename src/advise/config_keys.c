@@ -22,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "advise/config_internal.h"
+#include "config_internal.h"
 
 static const char *const hint_keys[] = {
     "romio_cb_write", "romio_cb_read", "cb_nodes", "cb_buffer_size",

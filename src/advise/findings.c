@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 
 #define SIEVE_MAX_REQUEST (64.0 * 1024.0) /* data sieving helps small pieces */
 #define REPEATED_OPENS 3.0 /* opens per (file, rank): open/close per access */

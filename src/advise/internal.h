@@ -18,10 +18,11 @@
 
 #include <jansson.h>
 
-#include "darshan/internal.h"
-#include "features/internal.h"
+#include "ios_common.h"
+#include "ios_json.h"
+#include "ios_features.h"
 #include "iosage/advise.h"
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 /* --- Change ids (changes.c) ----------------------------------------------- */
 
@@ -76,17 +77,6 @@ json_t *adv_offline_change(const struct adv_finding *f,
                            const struct iosage_config *const *configs,
                            size_t n_configs);
 
-/* --- JSON helpers (report.c) ----------------------------------------------- */
-
-/* A JSON string of s with bytes that are not UTF-8 replaced by U+FFFD;
- * json_null() for NULL. */
-json_t *adv_str(const char *s);
-
-/* A finite real, or 0 for NaN/inf. */
-json_t *adv_real(double v);
-
-/* Set key of obj to a new reference v; returns -1 when v is NULL or the set
- * fails (v is released). */
-int adv_set(json_t *obj, const char *key, json_t *v);
+/* JSON helpers: ios_json_str, ios_json_real, ios_json_set (ios_json.h). */
 
 #endif

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 
 struct target {
     const char *change_id;
@@ -136,7 +136,7 @@ static json_t *evidence_json(const struct iosage_evidence *ev)
 {
     json_t *arr = json_array();
     for (int i = 0; arr && i < ev->n_lines; i++)
-        if (json_array_append_new(arr, adv_str(ev->line[i])) != 0) {
+        if (json_array_append_new(arr, ios_json_str(ev->line[i])) != 0) {
             json_decref(arr);
             return NULL;
         }
@@ -169,11 +169,11 @@ json_t *adv_offline_change(const struct adv_finding *f,
              "time is in the operations that show it. %s", p->name, f->score,
              ios_fmt_pct(pct, sizeof pct, f->share),
              f->ev.n_lines > 0 ? f->ev.line[0] : "");
-    json_t *where = json_pack("{s:o,s:o}", "file", adv_str(has ? cfg->path : NULL),
-                              "key", adv_str(has ? set->key : NULL));
+    json_t *where = json_pack("{s:o,s:o}", "file", ios_json_str(has ? cfg->path : NULL),
+                              "key", ios_json_str(has ? set->key : NULL));
     return json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:s,s:s}", "rank", 0,
                      "pattern", p->id, "change_id", f->change_id, "change",
-                     adv_str(text), "where", where, "why", adv_str(why),
+                     ios_json_str(text), "where", where, "why", ios_json_str(why),
                      "evidence", evidence_json(&f->ev), "expected_effect",
                      ch->effect, "when_not_to_apply", ch->when_not);
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 
 #define MAX_PROMPT (IOSAGE_CONFIG_PROMPT_MAX + (1u << 20))
 
@@ -153,7 +153,7 @@ static void configs_part(ios_text *b, const struct iosage_config *const *cfg,
         budget -= len;
         ios_text_printf(b, "BEGIN UNTRUSTED DATA %016llx: config file %zu, "
                            "path ", m, i + 1);
-        json_t *path = adv_str(c->path);
+        json_t *path = ios_json_str(c->path);
         put_json(b, path);
         json_decref(path);
         ios_text_printf(b, ", kind %s, %zu bytes%s\n",

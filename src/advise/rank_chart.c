@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 
 #define CHART_RANKS 256
 
@@ -78,8 +78,8 @@ json_t *adv_rank_chart(const iosage_file_table *t)
     }
     for (size_t i = 0; !bad && i < n; i++) {
         bad |= json_array_append_new(ra, json_integer(list[i].rank)) != 0;
-        bad |= json_array_append_new(ba, adv_real(list[i].bytes)) != 0;
-        bad |= json_array_append_new(ta, adv_real(list[i].time)) != 0;
+        bad |= json_array_append_new(ba, ios_json_real(list[i].bytes)) != 0;
+        bad |= json_array_append_new(ta, ios_json_real(list[i].time)) != 0;
     }
     free(list);
     if (bad) {

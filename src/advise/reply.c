@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 #include "iosage/llm.h"
 
 #define MAX_TEXT 2000     /* bytes of one kept string */
@@ -207,12 +207,12 @@ iosage_status iosage_advise_apply_reply(json_t *doc, const char *reply_text,
         return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "LLM reply", -1,
                         "no valid change in the reply (%d dropped)", dropped);
     }
-    int bad = adv_set(advice, "source", json_string("llm"));
-    bad |= adv_set(advice, "provider", adv_str(provider));
-    bad |= adv_set(advice, "model", adv_str(model));
-    bad |= adv_set(advice, "fallback", json_null());
-    bad |= adv_set(advice, "dropped", json_integer(dropped));
-    bad |= adv_set(advice, "changes", kept);
+    int bad = ios_json_set(advice, "source", json_string("llm"));
+    bad |= ios_json_set(advice, "provider", ios_json_str(provider));
+    bad |= ios_json_set(advice, "model", ios_json_str(model));
+    bad |= ios_json_set(advice, "fallback", json_null());
+    bad |= ios_json_set(advice, "dropped", json_integer(dropped));
+    bad |= ios_json_set(advice, "changes", kept);
     if (bad)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "LLM reply", -1,
                         "no memory for the advice");

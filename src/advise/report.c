@@ -12,64 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 
 #ifndef IOSAGE_VERSION
 #define IOSAGE_VERSION "0"
 #endif
-
-/* --- JSON helpers --------------------------------------------------------------- */
-
-json_t *adv_str(const char *s)
-{
-    if (!s)
-        return json_null();
-    size_t n = strlen(s);
-    json_t *j = json_stringn(s, n);
-    if (j)
-        return j;
-    /* not UTF-8: replace each bad byte by U+FFFD */
-    char *buf = malloc(3 * n + 1);
-    if (!buf)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        json_t *one = NULL;
-        size_t k = 1;
-        if (c >= 0x80) { /* try the longest valid sequence here */
-            for (k = 4; k >= 2; k--)
-                if (i + k <= n && (one = json_stringn(s + i, k)) != NULL)
-                    break;
-        }
-        if (one) {
-            memcpy(buf + o, s + i, k);
-            o += k;
-            i += k - 1;
-            json_decref(one);
-        } else if (c < 0x80) {
-            buf[o++] = (char)c;
-        } else {
-            memcpy(buf + o, "\xEF\xBF\xBD", 3);
-            o += 3;
-        }
-    }
-    j = json_stringn(buf, o);
-    free(buf);
-    return j;
-}
-
-json_t *adv_real(double v)
-{
-    return json_real(isfinite(v) ? v : 0.0);
-}
-
-int adv_set(json_t *obj, const char *key, json_t *v)
-{
-    if (!v)
-        return -1;
-    return json_object_set_new(obj, key, v) != 0 ? -1 : 0;
-}
 
 static int warn(json_t *warnings, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -81,7 +28,7 @@ static int warn(json_t *warnings, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    return json_array_append_new(warnings, adv_str(line)) != 0 ? -1 : 0;
+    return json_array_append_new(warnings, ios_json_str(line)) != 0 ? -1 : 0;
 }
 
 /* --- detection ------------------------------------------------------------------ */
@@ -100,8 +47,8 @@ static json_t *shap_json(const struct iosage_advise_input *in, int k,
     for (int i = 0; arr && i < n; i++)
         if (json_array_append_new(arr, json_pack("{s:s,s:o,s:o}", "feature",
                                   iosage_feature_name(top[i].feature), "value",
-                                  adv_real(top[i].value), "contribution",
-                                  adv_real(top[i].contribution))) != 0) {
+                                  ios_json_real(top[i].value), "contribution",
+                                  ios_json_real(top[i].contribution))) != 0) {
             json_decref(arr);
             return NULL;
         }
@@ -121,10 +68,10 @@ static json_t *pattern_json(const struct iosage_advise_input *in, int k,
     const struct iosage_detection *d = in->det;
     int detected = !d->healthy && k < d->n_patterns && d->detected[k];
     json_t *o = json_pack("{s:s,s:s,s:o,s:o,s:b}", "id", p->id, "name", p->name,
-                          "score", adv_real(k < d->n_patterns ? d->score[k] : 0.0),
-                          "threshold", adv_real(threshold(in->model, k)),
+                          "score", ios_json_real(k < d->n_patterns ? d->score[k] : 0.0),
+                          "threshold", ios_json_real(threshold(in->model, k)),
                           "detected", detected);
-    if (o && detected && in->model && adv_set(o, "shap", shap_json(in, k, err))) {
+    if (o && detected && in->model && ios_json_set(o, "shap", shap_json(in, k, err))) {
         json_decref(o);
         return NULL;
     }
@@ -143,8 +90,8 @@ static json_t *detection_json(const struct iosage_advise_input *in,
         }
     return json_pack("{s:s,s:b,s:o,s:o,s:b,s:o}", "model",
                      in->model ? iosage_model_source(in->model) : "none",
-                     "healthy", d->healthy, "gate_score", adv_real(d->gate_score),
-                     "gate_threshold", adv_real(threshold(in->model,
+                     "healthy", d->healthy, "gate_score", ios_json_real(d->gate_score),
+                     "gate_threshold", ios_json_real(threshold(in->model,
                                                           IOSAGE_MODEL_GATE)),
                      "gate_only", d->gate_only, "patterns", pats);
 }
@@ -153,8 +100,8 @@ static json_t *detection_json(const struct iosage_advise_input *in,
 
 static json_t *quart_json(const struct iosage_quartiles *q)
 {
-    return json_pack("{s:o,s:o,s:o}", "q1", adv_real(q->q1), "median",
-                     adv_real(q->median), "q3", adv_real(q->q3));
+    return json_pack("{s:o,s:o,s:o}", "q1", ios_json_real(q->q1), "median",
+                     ios_json_real(q->median), "q3", ios_json_real(q->q3));
 }
 
 static json_t *card_json(const struct iosage_card *c, const float *x)
@@ -164,7 +111,7 @@ static json_t *card_json(const struct iosage_card *c, const float *x)
         const struct iosage_card_feature *cf = &c->features[i];
         double v = cf->index >= 0 ? (double)x[cf->index] : 0.0;
         if (json_array_append_new(feats, json_pack("{s:s,s:o,s:o,s:o}", "name",
-                                  cf->name, "value", adv_real(v), "with",
+                                  cf->name, "value", ios_json_real(v), "with",
                                   quart_json(&cf->with), "without",
                                   quart_json(&cf->without))) != 0) {
             json_decref(feats);
@@ -181,15 +128,15 @@ static json_t *finding_json(const struct iosage_advise_input *in,
     const struct iosage_pattern *p = iosage_pattern_get(f->pattern);
     json_t *ev = json_array();
     for (int i = 0; ev && i < f->ev.n_lines; i++)
-        if (json_array_append_new(ev, adv_str(f->ev.line[i])) != 0) {
+        if (json_array_append_new(ev, ios_json_str(f->ev.line[i])) != 0) {
             json_decref(ev);
             ev = NULL;
         }
     json_t *o = json_pack("{s:s,s:s,s:o,s:o,s:o}", "pattern", p->id, "name",
-                          p->name, "score", adv_real(f->score), "io_time_share",
-                          adv_real(f->share), "evidence", ev);
+                          p->name, "score", ios_json_real(f->score), "io_time_share",
+                          ios_json_real(f->share), "evidence", ev);
     const struct iosage_card *c = iosage_cards_get(in->cards, p->id);
-    if (o && c && adv_set(o, "card", card_json(c, in->features))) {
+    if (o && c && ios_json_set(o, "card", card_json(c, in->features))) {
         json_decref(o);
         return NULL;
     }
@@ -227,7 +174,7 @@ static json_t *config_json(const struct iosage_config *c, json_t *warnings)
     for (size_t i = 0; set && i < c->n_settings; i++) {
         const struct iosage_config_setting *s = &c->settings[i];
         if (json_array_append_new(set, json_pack("{s:o,s:o,s:i}", "key",
-                                  adv_str(s->key), "value", adv_str(s->value),
+                                  ios_json_str(s->key), "value", ios_json_str(s->value),
                                   "line", s->line)) != 0) {
             json_decref(set);
             return NULL;
@@ -239,7 +186,7 @@ static json_t *config_json(const struct iosage_config *c, json_t *warnings)
     if (c->replaced)
         warn(warnings, "config file %s: %d bytes that are not UTF-8 were "
              "replaced by '?'", c->path, c->replaced);
-    return json_pack("{s:o,s:s,s:I,s:b,s:o}", "path", adv_str(c->path), "kind",
+    return json_pack("{s:o,s:s,s:I,s:b,s:o}", "path", ios_json_str(c->path), "kind",
                      iosage_config_kind_name(c->kind), "bytes",
                      (json_int_t)c->bytes, "truncated", c->truncated,
                      "settings", set);
@@ -252,16 +199,16 @@ static int add_sections(json_t *doc, const struct iosage_advise_input *in,
 {
     json_t *findings = json_array(), *changes = json_array(), *configs = json_array();
     int bad = adv_add_job_summary(doc, in->log, in->table);
-    bad |= adv_set(doc, "detection", detection_json(in, err));
+    bad |= ios_json_set(doc, "detection", detection_json(in, err));
     bad |= !findings || !changes || !configs;
     if (!bad)
         bad |= findings_and_changes(in, findings, changes);
     for (size_t i = 0; !bad && i < in->n_configs; i++)
         bad |= json_array_append_new(configs, config_json(in->configs[i],
                                                           warnings)) != 0;
-    bad |= adv_set(doc, "findings", findings);
-    bad |= adv_set(doc, "configs", configs);
-    bad |= adv_set(doc, "advice", json_pack("{s:s,s:n,s:n,s:n,s:i,s:o}",
+    bad |= ios_json_set(doc, "findings", findings);
+    bad |= ios_json_set(doc, "configs", configs);
+    bad |= ios_json_set(doc, "advice", json_pack("{s:s,s:n,s:n,s:n,s:i,s:o}",
                                             "source", "offline", "provider",
                                             "model", "fallback", "dropped", 0,
                                             "changes", changes));
@@ -298,7 +245,7 @@ json_t *iosage_report_build(const struct iosage_advise_input *in,
     json_t *warnings = json_array();
     json_t *doc = json_pack("{s:s,s:i,s:s,s:o}", "schema", "iosage-report",
                             "version", 1, "generator", "iosage " IOSAGE_VERSION,
-                            "file", adv_str(in->path ? in->path : in->log->path));
+                            "file", ios_json_str(in->path ? in->path : in->log->path));
     int bad = !doc || !warnings;
     if (!bad) {
         early_warnings(in, warnings);

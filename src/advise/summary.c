@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "advise/internal.h"
+#include "internal.h"
 
 #define MAX_HINTS 32
 
@@ -33,15 +33,15 @@ static json_t *job_json(const iosage_log *log, const iosage_file_table *t)
     const struct iosage_job *j = &log->job;
     json_t *o = json_object();
     int bad = !o;
-    bad |= adv_set(o, "job_id", json_integer(j->jobid));
-    bad |= adv_set(o, "uid", json_integer(j->uid));
-    bad |= adv_set(o, "exe", adv_str(j->exe ? j->exe : ""));
-    bad |= adv_set(o, "nprocs", json_integer(t->job.nprocs));
-    bad |= adv_set(o, "start_time", json_integer(j->start_time_sec));
-    bad |= adv_set(o, "end_time", json_integer(j->end_time_sec));
-    bad |= adv_set(o, "run_time", adv_real(t->job.run_time));
-    bad |= adv_set(o, "darshan_version", adv_str(log->header.version));
-    bad |= adv_set(o, "partial", json_boolean(log_partial(log)));
+    bad |= ios_json_set(o, "job_id", json_integer(j->jobid));
+    bad |= ios_json_set(o, "uid", json_integer(j->uid));
+    bad |= ios_json_set(o, "exe", ios_json_str(j->exe ? j->exe : ""));
+    bad |= ios_json_set(o, "nprocs", json_integer(t->job.nprocs));
+    bad |= ios_json_set(o, "start_time", json_integer(j->start_time_sec));
+    bad |= ios_json_set(o, "end_time", json_integer(j->end_time_sec));
+    bad |= ios_json_set(o, "run_time", ios_json_real(t->job.run_time));
+    bad |= ios_json_set(o, "darshan_version", ios_json_str(log->header.version));
+    bad |= ios_json_set(o, "partial", json_boolean(log_partial(log)));
     if (bad) {
         json_decref(o);
         return NULL;
@@ -67,7 +67,7 @@ static int add_hints(json_t *arr, const char *s, size_t n)
         if (memchr(s + i, '=', e - i)) {
             char item[200];
             snprintf(item, sizeof item, "%.*s", (int)(e - i), s + i);
-            if (json_array_append_new(arr, adv_str(item)) != 0)
+            if (json_array_append_new(arr, ios_json_str(item)) != 0)
                 return -1;
         }
         i = j + 1;
@@ -115,7 +115,7 @@ static json_t *modules_json(const iosage_log *log)
     json_t *arr = json_array();
     for (int m = 0; arr && m < IOSAGE_MAX_MODULES; m++)
         if (log->modules[m].n_records > 0 &&
-            json_array_append_new(arr, adv_str(iosage_module_name(m))) != 0) {
+            json_array_append_new(arr, ios_json_str(iosage_module_name(m))) != 0) {
             json_decref(arr);
             return NULL;
         }
@@ -151,8 +151,8 @@ static json_t *file_systems(const iosage_log *log, const iosage_file_table *t)
         seen[m] = 1;
         const struct iosage_mount *mt = &log->job.mounts[m];
         if (json_array_append_new(arr, json_pack("{s:o,s:o}", "mount",
-                                  adv_str(mt->point), "type",
-                                  adv_str(mt->fs_type))) != 0) {
+                                  ios_json_str(mt->point), "type",
+                                  ios_json_str(mt->fs_type))) != 0) {
             json_decref(arr);
             return NULL;
         }
@@ -201,20 +201,20 @@ static json_t *summary_json(const iosage_log *log, const iosage_file_table *t)
         }
     json_t *o = json_object();
     int bad = !o;
-    bad |= adv_set(o, "io_time", adv_real(j->io_time));
-    bad |= adv_set(o, "io_time_share", adv_real(ios_share(j->rank_time_max,
+    bad |= ios_json_set(o, "io_time", ios_json_real(j->io_time));
+    bad |= ios_json_set(o, "io_time_share", ios_json_real(ios_share(j->rank_time_max,
                                                           j->run_time)));
-    bad |= adv_set(o, "read_time", adv_real(j->read_time));
-    bad |= adv_set(o, "write_time", adv_real(j->write_time));
-    bad |= adv_set(o, "meta_time", adv_real(j->meta_time));
-    bad |= adv_set(o, "bytes_read", json_integer(br));
-    bad |= adv_set(o, "bytes_written", json_integer(bw));
-    bad |= adv_set(o, "files", json_integer(j->files));
-    bad |= adv_set(o, "data_files", json_integer(j->data_files));
-    bad |= adv_set(o, "modules", modules_json(log));
-    bad |= adv_set(o, "file_systems", file_systems(log, t));
-    bad |= adv_set(o, "mpiio_hints", mpiio_hints(log));
-    bad |= adv_set(o, "lustre", lustre_json(log));
+    bad |= ios_json_set(o, "read_time", ios_json_real(j->read_time));
+    bad |= ios_json_set(o, "write_time", ios_json_real(j->write_time));
+    bad |= ios_json_set(o, "meta_time", ios_json_real(j->meta_time));
+    bad |= ios_json_set(o, "bytes_read", json_integer(br));
+    bad |= ios_json_set(o, "bytes_written", json_integer(bw));
+    bad |= ios_json_set(o, "files", json_integer(j->files));
+    bad |= ios_json_set(o, "data_files", json_integer(j->data_files));
+    bad |= ios_json_set(o, "modules", modules_json(log));
+    bad |= ios_json_set(o, "file_systems", file_systems(log, t));
+    bad |= ios_json_set(o, "mpiio_hints", mpiio_hints(log));
+    bad |= ios_json_set(o, "lustre", lustre_json(log));
     if (bad) {
         json_decref(o);
         return NULL;
@@ -262,9 +262,9 @@ static json_t *request_sizes(const iosage_file_table *t)
 int adv_add_job_summary(json_t *doc, const iosage_log *log,
                         const iosage_file_table *t)
 {
-    int bad = adv_set(doc, "job", job_json(log, t));
-    bad |= adv_set(doc, "summary", summary_json(log, t));
-    bad |= adv_set(doc, "charts", json_pack("{s:o,s:o}", "request_sizes",
+    int bad = ios_json_set(doc, "job", job_json(log, t));
+    bad |= ios_json_set(doc, "summary", summary_json(log, t));
+    bad |= ios_json_set(doc, "charts", json_pack("{s:o,s:o}", "request_sizes",
                                             request_sizes(t), "ranks",
                                             adv_rank_chart(t)));
     return bad ? -1 : 0;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/batch.h"
 #include "iosage/darshan.h"
 #include "iosage/features.h"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/batch.h"
 
 #define JSON_PUBLIC (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))

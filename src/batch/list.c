@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/batch.h"
 
 #define SNIFF_BYTES 4096

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/batch.h"
 
 #define DEFAULT_WINDOW 65536

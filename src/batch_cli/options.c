@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch_cli/frontend.h"
+#include "frontend.h"
 
 void ios_batch_print_help(FILE *out, int mpi)
 {

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "batch_cli/frontend.h"
+#include "frontend.h"
 
 double ios_batch_now(void)
 {

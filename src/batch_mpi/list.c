@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_mpi/mpi_batch.h"
+#include "mpi_batch.h"
 
 /* Rank 0: the list of o's PATHs. 0, or -1 (printed). */
 static int build(const struct ios_batch_opts *o, iosage_batch_list *list)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "batch_mpi/mpi_batch.h"
+#include "mpi_batch.h"
 #include "model/embedded.h"
 
 #define MAX_EMBEDDED_FILES 64

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch_mpi/mpi_batch.h"
+#include "mpi_batch.h"
 
 #define DIR_MAX 4096
 

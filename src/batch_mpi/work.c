@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch_mpi/mpi_batch.h"
+#include "mpi_batch.h"
 
 void mpi_rows_free(struct mpi_rows *rows)
 {

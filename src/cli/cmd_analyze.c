@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "iosage/advise.h"
 #include "iosage/darshan.h"
 #include "iosage/features.h"

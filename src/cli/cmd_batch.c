@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "batch_cli/frontend.h"
-#include "cli/cli.h"
+#include "cli.h"
 #include "iosage/batch.h"
 
 /* on_row of the pool: write the row; nonzero stops the batch. */

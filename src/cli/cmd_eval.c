@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "iosage/label.h"
 #include "iosage/model.h"
 #include "iosage/rules.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "iosage/darshan.h"
 #include "iosage/model.h"
 #include "iosage/rules.h"

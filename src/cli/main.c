@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 #ifndef IOSAGE_VERSION
 #define IOSAGE_VERSION "0.0.0"

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "model/embedded.h"
 
 #define MAX_EMBEDDED_FILES 64

@@ -3,7 +3,7 @@
  * Jenkins' 1997 64-bit hash with initial value 0. Bytes are assembled
  * explicitly, so the result does not depend on the host's byte order.
  */
-#include "darshan/internal.h"
+#include "internal.h"
 
 /* One of the twelve steps of mix(): x -= y; x -= z; x ^= shifted z. */
 #define STEP_R(x, y, z, n) do { x -= y; x -= z; x ^= (z >> n); } while (0)

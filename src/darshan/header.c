@@ -14,7 +14,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define DARSHAN_MAGIC 6567223ULL
 #define HEADER_OLD 360u

@@ -3,8 +3,7 @@
  * share inside the library. Nothing here is public.
  *
  * Layers, top down:
- *   reader.c    open, streaming, whole-log load       (uses everything below),
- *               whole-file read (ios_read_file, also for other modules)
+ *   reader.c    open, streaming, whole-log load       (uses everything below)
  *   writer.c    build and write 3.41 logs
  *   header.c    fixed header, byte order, slot remapping
  *   job.c       job record, executable line, mount table
@@ -14,9 +13,11 @@
  *   modules.c   the table of module codecs
  *   mod_*.c     one codec per module family: decode one record (with
  *               up-conversion), encode one record (newest version)
- *   arena.c, buf.c, cursor helpers below, error.c, hash.c
- *   text.c      UTF-8 checks and a growable string for the text the
- *               library writes out
+ *   hash.c      the record-id hash
+ *   cursor helpers below
+ *
+ * The helpers every module shares (errors, whole files, text and UTF-8,
+ * arena, byte buffer) live in src/common (ios_common.h).
  *
  * Rule for every decoder: no length, count or offset read from the file is
  * used before it is checked against the bytes that remain.
@@ -32,88 +33,13 @@
 #include "iosage/counters.h"
 #include "iosage/darshan.h"
 #include "iosage/error.h"
+#include "ios_common.h" /* errors, arena, byte buffer, text (src/common) */
+#include "ios_darshan.h"
 
 /* --- Caps (IOSAGE_E_LIMIT when exceeded) --------------------------------- */
 #define IOS_MAX_REGION_DATA ((uint64_t)4 << 30) /* decompressed bytes/region */
 #define IOS_JOB_DATA_MAX 4096                   /* decompressed job region */
-#define IOS_LUSTRE_SCRATCH 81920 /* reference reader's per-module buffer */
-
-/* --- Errors -------------------------------------------------------------- */
-
-/* Fill err (if non-NULL) and return code. where/offset may be NULL/-1. */
-iosage_status ios_fail(iosage_error *err, iosage_status code, const char *path,
-                       const char *where, int64_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-/* --- Whole files and text ---------------------------------------------- */
-
-/*
- * Read the whole file at path into a malloc'd buffer (*out, *len; caller
- * frees), with a NUL after the last byte so that text can be used as a
- * string. With regular_only, anything but a regular file is refused
- * ("cannot read: not a regular file"). IOSAGE_E_IO with errno on failure.
- */
-iosage_status ios_read_file(const char *path, int regular_only, uint8_t **out,
-                            size_t *len, iosage_error *err);
-
-/* Length of the valid UTF-8 sequence at p (n >= 1 bytes left; 1 for
- * ASCII) with its code point in *cp, or 0 when p does not start one
- * (overlong forms, surrogates and code points above U+10FFFF are not
- * valid). */
-size_t ios_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp);
-
-/* A malloc'd, NUL-terminated copy of the n bytes at s in which every byte
- * that is not part of valid UTF-8 is replaced by U+FFFD, so that it can be
- * written as JSON and read back unchanged; its length in *out_len (when
- * not NULL). NULL when out of memory. */
-char *ios_utf8_fixn(const char *s, size_t n, size_t *out_len);
-
-/* The same for the string s (NULL gives ""). */
-char *ios_utf8_fix(const char *s);
-
-/* A growable string, NUL-terminated once anything was added. Start from
- * {0}, or {.max = N} to refuse to grow the buffer beyond N bytes. Appends
- * never fail loudly: the first failure sets oom and later appends do
- * nothing, so a caller writes everything and checks oom once. The caller
- * frees p (or calls ios_text_free). */
-typedef struct ios_text {
-    char *p;
-    size_t len, cap;
-    size_t max; /* 0: no bound */
-    int oom;    /* an allocation failed; the content is incomplete */
-} ios_text;
-void ios_text_put(ios_text *t, const char *s, size_t n);
-void ios_text_printf(ios_text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void ios_text_vprintf(ios_text *t, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
-/* Release the bytes; the string is empty (and usable, with the same max)
- * afterwards. */
-void ios_text_free(ios_text *t);
-
-/* --- Arena: many small allocations freed together ----------------------- */
-typedef struct ios_arena ios_arena;
-ios_arena *ios_arena_create(void);
-/* Zeroed, 8-byte aligned memory valid until ios_arena_reset/destroy. NULL on
- * no memory. */
-void *ios_arena_alloc(ios_arena *a, size_t size);
-char *ios_arena_strdup(ios_arena *a, const char *s);
-void ios_arena_reset(ios_arena *a); /* frees all but keeps the first block */
-void ios_arena_destroy(ios_arena *a); /* accepts NULL */
-
-/* --- Growable byte buffer for the writer -------------------------------- */
-typedef struct ios_buf {
-    uint8_t *p;
-    size_t len, cap;
-    int oom; /* set once an append failed; later appends do nothing */
-} ios_buf;
-void ios_buf_free(ios_buf *b);
-void ios_buf_append(ios_buf *b, const void *data, size_t n);
-void ios_buf_zeros(ios_buf *b, size_t n);
-void ios_buf_u32(ios_buf *b, uint32_t v); /* little-endian */
-void ios_buf_u64(ios_buf *b, uint64_t v); /* little-endian */
-void ios_buf_i64(ios_buf *b, int64_t v);
-void ios_buf_f64(ios_buf *b, double v);
+/* IOS_LUSTRE_SCRATCH, the reference reader's per-module buffer: ios_darshan.h */
 
 /* --- Cursor over decompressed bytes -------------------------------------- */
 typedef struct ios_cursor {

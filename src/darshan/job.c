@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define JOB_OLD 1064u
 #define JOB_NEW 1080u

@@ -26,7 +26,7 @@
  *
  * The header's sync_flag is copied into x.apmpi.sync_flag of every record.
  */
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define WHERE "APMPI"
 #define HDR_SIZE 48

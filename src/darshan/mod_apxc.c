@@ -25,7 +25,7 @@
  * A region of another AutoPerf revision does not fit these sizes: what is
  * left after the last whole record is reported as trailing bytes.
  */
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define WHERE "APXC"
 #define HDR_SIZE 72

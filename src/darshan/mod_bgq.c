@@ -7,7 +7,7 @@
  *
  * Up-conversion v1 -> v2 drops the 8 extra bytes; no counter changes.
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 #define WHERE "BG/Q"
 

@@ -11,7 +11,7 @@
  * as the reference reader does. DFS records have no object id (oid_hi and
  * oid_lo stay 0).
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 #define DFS_SIZE 584
 #define DAOS_SIZE 696

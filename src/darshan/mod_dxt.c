@@ -23,7 +23,7 @@
  * swaps it. Written: DXT_POSIX v1 and DXT_MPIIO v2 (32-byte segments, the
  * pthread id is dropped).
  */
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define DXT_FIXED 104
 #define HOST_LEN 64

@@ -2,7 +2,7 @@
  * src/darshan/mod_fixed.c - helpers for the fixed-layout module codecs
  * (contract in mod_fixed.h).
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 size_t ios_fixed_size_or_fail(const ios_cursor *c, const ios_mod_ctx *ctx,
                               const size_t *sizes, uint32_t n_versions,

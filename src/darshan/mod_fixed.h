@@ -19,7 +19,7 @@
 #ifndef IOS_DARSHAN_MOD_FIXED_H
 #define IOS_DARSHAN_MOD_FIXED_H
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 /* Bytes of the base record every module record starts with: uint64 id,
  * int64 rank. */

@@ -22,7 +22,7 @@
  * big-endian v2 record keeps file_rec_id unswapped when the log's H5F
  * version is below 2 (or H5F is absent), as the reference reader does.
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 static const size_t h5f_sizes[] = {40, 56, 80};
 #define H5F_NVERSIONS 3

@@ -20,7 +20,7 @@
  * 81,920 bytes (more than 5117 bins) with IOSAGE_E_LIMIT; default mode
  * accepts any record that fits in the region.
  */
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define WHERE "HEATMAP"
 #define HM_FIXED 48

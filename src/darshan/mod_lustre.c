@@ -37,7 +37,7 @@
  */
 #include <stdlib.h>
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define WHERE "LUSTRE"
 #define V1_FIXED 56       /* base record + int64[5] */

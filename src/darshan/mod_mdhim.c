@@ -16,7 +16,7 @@
  * the region is IOSAGE_E_CORRUPT, checked before any size arithmetic that
  * could overflow.
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 #define WHERE "MDHIM"
 #define MDHIM_FIXED 96 /* base, int64[5], double[4], first histogram entry */

@@ -12,7 +12,7 @@
  * indices 3, 4). No data is lost and the reference reader has no defect
  * here, so ctx->compat changes nothing.
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 #define WHERE "MPI-IO"
 

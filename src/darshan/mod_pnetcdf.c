@@ -19,7 +19,7 @@
  * PNETCDF_VAR v1 (1120 bytes): base . uint64 file_rec_id . int64[120] .
  * double[17]; file_rec_id goes to rec->x.file_ref.
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 static const size_t file_sizes[] = {48, 64, 152};
 #define FILE_NVERSIONS 3

@@ -20,7 +20,7 @@
  *     (indices 10..12) are left unswapped.
  * Without compat the stored values are returned, correctly swapped.
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 #define WHERE "POSIX"
 

@@ -10,7 +10,7 @@
  * Up-conversion v1 -> v2 inserts FDOPENS = -1. The double array (times
  * first, then timestamps) is the same in both versions.
  */
-#include "darshan/mod_fixed.h"
+#include "mod_fixed.h"
 
 #define WHERE "STDIO"
 

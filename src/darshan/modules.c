@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 static const char *const MODULE_NAMES[IOSAGE_MOD_KNOWN] = {
     "NULL",   "POSIX",     "MPI-IO",    "H5F",   "H5D",     "PNETCDF_FILE",

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 /* Mix the id: most ids are hashes already, but not all (spec 7.3). */
 static size_t slot_of(uint64_t id, size_t nslots)

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define CHUNK_IN ((size_t)1 << 30) /* zlib/bzip2 take unsigned int counts */
 

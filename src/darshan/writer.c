@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "darshan/internal.h"
+#include "internal.h"
 
 #define DARSHAN_MAGIC 6567223ULL
 #define HEADER_SIZE 1328u

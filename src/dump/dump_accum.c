@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump/dump_internal.h"
+#include "dump_internal.h"
 #include "iosage/counters.h"
 
 #define ABSURD_NPROCS (INT64_C(1) << 36)

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "dump/dump_internal.h"
+#include "dump_internal.h"
+#include "ios_runtime.h"
 
 /* --- Preamble --------------------------------------------------------------- */
 
@@ -80,16 +81,7 @@ static void out_metadata(ios_out *o, const char *md)
 static void out_run_time(ios_out *o, const struct iosage_header *h,
                          const struct iosage_job *j)
 {
-    double rt;
-    if (h->ver_major > 3 || (h->ver_major == 3 && h->ver_minor >= 41)) {
-        double start = (double)j->start_time_sec +
-                       (double)j->start_time_nsec / 1e9;
-        double end = (double)j->end_time_sec + (double)j->end_time_nsec / 1e9;
-        rt = end - start;
-    } else {
-        rt = (double)(int64_t)((uint64_t)j->end_time_sec -
-                               (uint64_t)j->start_time_sec + 1);
-    }
+    double rt = ios_job_run_time(h, j);
     ios_out_str(o, "# run time: ");
     ios_out_double(o, rt, 4);
     ios_out_mem(o, "\n", 1);

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
-#include "dump/dump_internal.h"
+#include "ios_common.h"
+#include "dump_internal.h"
 
 /* What DXT output needs of one LUSTRE record. */
 struct lustre_comp {

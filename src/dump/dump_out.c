@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump/dump_internal.h"
+#include "dump_internal.h"
 
 __extension__ typedef unsigned __int128 ios_u128;
 

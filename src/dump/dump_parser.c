@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
-#include "dump/dump_internal.h"
+#include "ios_common.h"
+#include "ios_darshan.h" /* IOS_LUSTRE_SCRATCH */
+#include "dump_internal.h"
 #include "iosage/counters.h"
 
 /* --- Counter names ---------------------------------------------------------- */

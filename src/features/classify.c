@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "features/internal.h"
+#include "ios_features.h"
 
 static int has_prefix(const char *s, const char *p)
 {

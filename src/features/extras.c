@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "features/internal.h"
+#include "ios_features.h"
 
 static void add_bins(int64_t dst[2][IOS_N_BINS], const struct ios_layer *L,
                      const iosage_record *r)

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "features/feature_list.h"
-#include "features/internal.h"
+#include "feature_list.h"
+#include "ios_features.h"
 
 #define ENUM_ENTRY(name, formula) F_##name,
 enum feature_index { IOS_FEATURES(ENUM_ENTRY) F_COUNT };

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "features/internal.h"
+#include "ios_common.h"
+#include "ios_features.h"
 
 static const int table_modules[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
                                     IOSAGE_MOD_STDIO, IOSAGE_MOD_DFS};
@@ -32,18 +33,6 @@ struct build {
     size_t n_refs;
     size_t *row_start; /* n_rows + 1 */
 };
-
-static iosage_status fail(iosage_error *err, iosage_status code,
-                          const char *msg)
-{
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->code = code;
-        snprintf(err->where, sizeof err->where, "features");
-        snprintf(err->msg, sizeof err->msg, "%s", msg);
-    }
-    return code;
-}
 
 /* --- 1. job basics ------------------------------------------------------- */
 
@@ -67,14 +56,7 @@ static double latest_end(const iosage_log *log)
  * end - start + 1), or the latest end timestamp when that is not positive. */
 static double run_time(const iosage_log *log)
 {
-    const struct iosage_job *j = &log->job;
-    double rt;
-    if (log->header.ver_major > 3 ||
-        (log->header.ver_major == 3 && log->header.ver_minor >= 41))
-        rt = ((double)j->end_time_sec + (double)j->end_time_nsec / 1e9) -
-             ((double)j->start_time_sec + (double)j->start_time_nsec / 1e9);
-    else
-        rt = (double)j->end_time_sec - (double)j->start_time_sec + 1.0;
+    double rt = ios_job_run_time(&log->header, &log->job);
     if (!(rt > 0.0) || !isfinite(rt) || rt > 1e9)
         rt = latest_end(log);
     return rt;
@@ -480,22 +462,24 @@ iosage_status iosage_file_table_build(const iosage_log *log,
                                       iosage_error *err)
 {
     if (!out)
-        return fail(err, IOSAGE_E_USAGE, "no output table");
+        return ios_fail(err, IOSAGE_E_USAGE, NULL, "features", -1, "no output table");
     *out = NULL;
     if (!log)
-        return fail(err, IOSAGE_E_USAGE, "no log");
+        return ios_fail(err, IOSAGE_E_USAGE, NULL, "features", -1, "no log");
     iosage_file_table *t = calloc(1, sizeof *t);
     struct build b = {log, t, NULL, 0, NULL};
     if (!t || !(t->priv = calloc(1, sizeof *t->priv))) {
         free(t);
-        return fail(err, IOSAGE_E_NOMEM, "out of memory building the file table");
+        return ios_fail(err, IOSAGE_E_NOMEM, log->path, "features", -1,
+                        "out of memory building the file table");
     }
     int rc = build(&b);
     free(b.refs);
     free(b.row_start);
     if (rc != 0) {
         iosage_file_table_free(t);
-        return fail(err, IOSAGE_E_NOMEM, "out of memory building the file table");
+        return ios_fail(err, IOSAGE_E_NOMEM, log->path, "features", -1,
+                        "out of memory building the file table");
     }
     *out = t;
     return IOSAGE_OK;

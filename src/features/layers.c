@@ -8,7 +8,7 @@
  * histogram. The ACCESS1..4 counters list the four most common request
  * sizes of both directions with their counts.
  */
-#include "features/internal.h"
+#include "ios_features.h"
 
 static const struct ios_layer posix_layer = {
     .module = IOSAGE_MOD_POSIX,

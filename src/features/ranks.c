@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "features/internal.h"
+#include "ios_features.h"
 
 struct contrib {
     int64_t rank;

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "features/internal.h"
+#include "ios_features.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 

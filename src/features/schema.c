@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "features/feature_list.h"
-#include "features/internal.h"
+#include "feature_list.h"
+#include "ios_features.h"
 
 #define NAME_ENTRY(name, formula) #name,
 #define FORMULA_ENTRY(name, formula) formula,

@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshan/internal.h"
-#include "gen/gen.h"
+#include "ios_common.h"
+#include "gen.h"
 
 #define MANIFEST_HEADER                                                        \
     "run_id\tconfig_id\tkernel\tflags\tranks\tlabels\tseed\twall_seconds\t"   \

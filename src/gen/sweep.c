@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
-#include "gen/gen.h"
+#include "ios_common.h"
+#include "gen.h"
 
 /* The pattern ids a label may name (DESIGN.md). */
 static const char *const pattern_ids[] = {

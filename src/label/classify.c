@@ -4,8 +4,8 @@
  * feature module's classifier (src/features/classify.c); this maps its
  * classes onto the labeler's.
  */
-#include "features/internal.h"
-#include "label/internal.h"
+#include "ios_features.h"
+#include "internal.h"
 
 int lb_classify_path(const char *path)
 {

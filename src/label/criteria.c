@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "label/internal.h"
+#include "internal.h"
 
 #define MIB 1048576.0
 
@@ -85,9 +85,9 @@ void lb_access_granularity(const struct lb_table *t, int *present, double *value
     snprintf(ev, size,
              "%s requests <1 MiB on %lld data file(s) where they are >= half of "
              "reads or writes, %s of I/O time (data ops: %s small)",
-             lb_fmt_count(c, sizeof c, n_small), (long long)files,
-             lb_fmt_pct(p1, sizeof p1, mat),
-             lb_fmt_pct(p2, sizeof p2, all_ops > 0 ? all_small / all_ops : 0));
+             ios_fmt_label_count(c, sizeof c, n_small), (long long)files,
+             ios_fmt_label_pct(p1, sizeof p1, mat),
+             ios_fmt_label_pct(p2, sizeof p2, all_ops > 0 ? all_small / all_ops : 0));
 }
 
 /* --- metadata_intensity ---------------------------------------------------
@@ -118,7 +118,7 @@ void lb_metadata_intensity(const struct lb_table *t, int *present, double *value
     *value = share;
     char c[32], p[16];
     snprintf(ev, size, "metadata %s of I/O time, %s metadata ops",
-             lb_fmt_pct(p, sizeof p, share), lb_fmt_count(c, sizeof c, ops));
+             ios_fmt_label_pct(p, sizeof p, share), ios_fmt_label_count(c, sizeof c, ops));
 }
 
 /* --- parallelism_efficiency -----------------------------------------------
@@ -151,7 +151,7 @@ void lb_parallelism_efficiency(const struct lb_table *t, int *present, double *v
     snprintf(ev, size,
              "slowest rank %.3gx mean I/O time (%s of run), max-bytes rank %.3gx "
              "mean bytes (%s of run)",
-             rt, lb_fmt_pct(p1, sizeof p1, st), rb, lb_fmt_pct(p2, sizeof p2, sb));
+             rt, ios_fmt_label_pct(p1, sizeof p1, st), rb, ios_fmt_label_pct(p2, sizeof p2, sb));
 }
 
 /* --- access_pattern ---------------------------------------------------------
@@ -191,9 +191,9 @@ void lb_access_pattern(const struct lb_table *t, int *present, double *value,
     snprintf(ev, size,
              "%s non-sequential ops on %lld data file(s) >= 20%% non-sequential, "
              "%s of I/O time (data ops: %s non-seq)",
-             lb_fmt_count(c, sizeof c, nonseq), (long long)files,
-             lb_fmt_pct(p1, sizeof p1, mat),
-             lb_fmt_pct(p2, sizeof p2, all_ops > 0 ? all_ns / all_ops : 0));
+             ios_fmt_label_count(c, sizeof c, nonseq), (long long)files,
+             ios_fmt_label_pct(p1, sizeof p1, mat),
+             ios_fmt_label_pct(p2, sizeof p2, all_ops > 0 ? all_ns / all_ops : 0));
 }
 
 /* --- interface_choice -------------------------------------------------------
@@ -267,7 +267,7 @@ void lb_interface_choice(const struct lb_table *t, int *present, double *value,
     snprintf(ev, size,
              "%lld shared data file(s), >= 90%% POSIX/independent MPI-IO ops, small "
              "or non-contiguous requests, %s of I/O time%s",
-             (long long)files, lb_fmt_pct(p, sizeof p, mat), detail);
+             (long long)files, ios_fmt_label_pct(p, sizeof p, mat), detail);
 }
 
 /* --- file_strategy -----------------------------------------------------------
@@ -315,8 +315,8 @@ void lb_file_strategy(const struct lb_table *t, int *present, double *value,
     *value = (double)n;
     char p[16], b[32];
     snprintf(ev, size, "%lld data files (%.3g per rank, median %s), %s of I/O time",
-             (long long)n, per_rank, lb_fmt_bytes(b, sizeof b, median),
-             lb_fmt_pct(p, sizeof p, mat));
+             (long long)n, per_rank, ios_fmt_label_bytes(b, sizeof b, median),
+             ios_fmt_label_pct(p, sizeof p, mat));
 }
 
 /* --- throughput_utilization -------------------------------------------------
@@ -387,9 +387,9 @@ void lb_throughput_utilization(const struct lb_table *t, int *present, double *v
              "%ssyncs: %s counted for %s writes, %s of I/O time; %sone-OST shared "
              "files >= 1 GiB written by >= 16 ranks: %lld, %s of I/O time; %sre-read: "
              "%lld file(s) read up to %.3gx their extent, %s of I/O time in reads",
-             by_sync ? "[yes] " : "", lb_fmt_count(c1, sizeof c1, s.syncs),
-             lb_fmt_count(c2, sizeof c2, s.sync_writes), lb_fmt_pct(p1, sizeof p1, ms),
-             by_ost ? "[yes] " : "", (long long)s.ost_files, lb_fmt_pct(p2, sizeof p2, mo),
+             by_sync ? "[yes] " : "", ios_fmt_label_count(c1, sizeof c1, s.syncs),
+             ios_fmt_label_count(c2, sizeof c2, s.sync_writes), ios_fmt_label_pct(p1, sizeof p1, ms),
+             by_ost ? "[yes] " : "", (long long)s.ost_files, ios_fmt_label_pct(p2, sizeof p2, mo),
              by_rr ? "[yes] " : "", (long long)s.rr_files, s.rr_max,
-             lb_fmt_pct(p3, sizeof p3, mr));
+             ios_fmt_label_pct(p3, sizeof p3, mr));
 }

@@ -30,6 +30,8 @@
 
 #include "iosage/darshan.h"
 #include "iosage/label.h"
+#include "ios_idmap.h"
+#include "ios_numfmt.h"
 
 enum lb_layer_id { LB_POSIX = 0, LB_MPIIO = 1, LB_STDIO = 2, LB_DFS = 3, LB_NLAYERS = 4 };
 
@@ -75,8 +77,7 @@ struct lb_table {
     int has_timers;         /* any non-zero time in a counted layer */
     int64_t total_ops;      /* data ops of counted layers */
     int64_t *scratch;       /* n entries for the criteria (file sizes) */
-    size_t map_cap;         /* id -> file index + 1 (open addressing) */
-    int64_t *map;
+    ios_idmap map;          /* file id -> index into files */
 };
 
 /* Build / free. Returns IOSAGE_OK or IOSAGE_E_NOMEM. */
@@ -93,7 +94,6 @@ int lb_is_data(const struct lb_file *f);   /* moves bytes, not stream/system */
 int lb_is_shared(const struct lb_file *f); /* data moved by >= 2 ranks */
 int64_t lb_file_ops(const struct lb_file *f); /* data ops of counted layers */
 int64_t lb_file_extent(const struct lb_file *f); /* highest offset + 1 */
-double lb_run_time(const iosage_log *log);
 
 /* Share of the job's I/O time that time (or, without timers, ops) is. */
 double lb_material(const struct lb_table *t, double time, double ops);
@@ -117,9 +117,6 @@ void lb_file_strategy(const struct lb_table *t, int *present, double *value,
 void lb_throughput_utilization(const struct lb_table *t, int *present, double *value,
         char *ev, size_t size);
 
-/* Formatting helpers: "13.4k", "35%". Return buf. */
-char *lb_fmt_count(char *buf, size_t size, double v);
-char *lb_fmt_pct(char *buf, size_t size, double share);
-char *lb_fmt_bytes(char *buf, size_t size, double bytes); /* "3.35 KiB" */
+/* Numbers in the labeler's evidence: ios_fmt_label_* (ios_numfmt.h). */
 
 #endif

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "iosage/label.h"
-#include "label/internal.h"
+#include "internal.h"
+#include "ios_common.h"
 
 static const char *const pattern_ids[IOSAGE_LABEL_NPATTERNS] = {
     "access_granularity", "metadata_intensity", "parallelism_efficiency",
@@ -28,53 +29,6 @@ const char *iosage_label_pattern_id(int p)
     return p >= 0 && p < IOSAGE_LABEL_NPATTERNS ? pattern_ids[p] : NULL;
 }
 
-char *lb_fmt_count(char *buf, size_t size, double v)
-{
-    if (v >= 1e9)
-        snprintf(buf, size, "%.3gG", v / 1e9);
-    else if (v >= 1e6)
-        snprintf(buf, size, "%.3gM", v / 1e6);
-    else if (v >= 1e4)
-        snprintf(buf, size, "%.3gk", v / 1e3);
-    else
-        snprintf(buf, size, "%.0f", v);
-    return buf;
-}
-
-char *lb_fmt_bytes(char *buf, size_t size, double v)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (v >= 1024.0 && u < 4) {
-        v /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, size, "%.0f B", v);
-    else
-        snprintf(buf, size, "%.3g %s", v, unit[u]);
-    return buf;
-}
-
-char *lb_fmt_pct(char *buf, size_t size, double share)
-{
-    double v = 100.0 * share;
-    if (v >= 9.95 || v == 0)
-        snprintf(buf, size, "%.0f%%", v);
-    else
-        snprintf(buf, size, "%.2g%%", v);
-    return buf;
-}
-
-static void set_error(iosage_error *err, iosage_status code, const char *msg)
-{
-    if (!err)
-        return;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    snprintf(err->msg, sizeof err->msg, "%s", msg);
-}
-
 /* The slowest rank's I/O seconds from the table's per-rank estimate. */
 static double slowest_rank(const struct lb_table *t)
 {
@@ -89,14 +43,14 @@ iosage_status iosage_label_log(const iosage_log *log, struct iosage_label_result
                                iosage_error *err)
 {
     if (!log || !out) {
-        set_error(err, IOSAGE_E_USAGE, "iosage_label_log: NULL argument");
-        return IOSAGE_E_USAGE;
+        return ios_fail(err, IOSAGE_E_USAGE, NULL, "label", -1,
+                        "iosage_label_log: NULL argument");
     }
     memset(out, 0, sizeof *out);
     struct lb_table t;
     if (lb_table_build(log, &t) != IOSAGE_OK) {
-        set_error(err, IOSAGE_E_NOMEM, "labeling: out of memory");
-        return IOSAGE_E_NOMEM;
+        return ios_fail(err, IOSAGE_E_NOMEM, log->path, "label", -1,
+                        "labeling: out of memory");
     }
     out->nprocs = t.nprocs;
     out->run_time = t.run_time;
@@ -120,8 +74,8 @@ iosage_status iosage_label_log(const iosage_log *log, struct iosage_label_result
              "nprocs %lld, run %.3gs, I/O %.3gs (%s of nprocs x run; slowest rank %s "
              "of run)%s",
              (long long)t.nprocs, t.run_time, t.io_time,
-             lb_fmt_pct(p1, sizeof p1, cap > 0 ? t.io_time / cap : 0),
-             lb_fmt_pct(p2, sizeof p2, out->slowest_share),
+             ios_fmt_label_pct(p1, sizeof p1, cap > 0 ? t.io_time / cap : 0),
+             ios_fmt_label_pct(p2, sizeof p2, out->slowest_share),
              out->gated ? " | healthy gate: slowest rank under 5% of the run in I/O" : "");
     lb_table_free(&t);
     return IOSAGE_OK;
@@ -133,16 +87,16 @@ iosage_status iosage_label_criterion(const iosage_log *log, int p, int *present,
 {
     if (!log || !present || !value || !evidence || size == 0 || p < 0 ||
         p >= IOSAGE_LABEL_NPATTERNS) {
-        set_error(err, IOSAGE_E_USAGE, "iosage_label_criterion: bad argument");
-        return IOSAGE_E_USAGE;
+        return ios_fail(err, IOSAGE_E_USAGE, log ? log->path : NULL, "label",
+                        -1, "iosage_label_criterion: bad argument");
     }
     *present = 0;
     *value = 0;
     evidence[0] = '\0';
     struct lb_table t;
     if (lb_table_build(log, &t) != IOSAGE_OK) {
-        set_error(err, IOSAGE_E_NOMEM, "labeling: out of memory");
-        return IOSAGE_E_NOMEM;
+        return ios_fail(err, IOSAGE_E_NOMEM, log->path, "label", -1,
+                        "labeling: out of memory");
     }
     criteria[p](&t, present, value, evidence, size);
     lb_table_free(&t);

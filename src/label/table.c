@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "iosage/counters.h"
-#include "label/internal.h"
+#include "internal.h"
+#include "ios_runtime.h"
 
 #define MIB 1048576.0
 #define MAX_RANKS (1 << 22) /* a larger nprocs is not believed */
@@ -250,44 +251,12 @@ static void fold_record(struct lb_layer *l, const iosage_record *rec, int layer,
 
 /* --- the id -> file index ------------------------------------------------ */
 
-static size_t hash_id(uint64_t id, size_t cap)
-{
-    id ^= id >> 33;
-    id *= 0xff51afd7ed558ccdULL;
-    id ^= id >> 33;
-    return (size_t)id & (cap - 1);
-}
-
-static int map_grow(struct lb_table *t)
-{
-    struct lb_table *m = t;
-    size_t cap = m->map_cap ? m->map_cap * 2 : 1024;
-    int64_t *s = calloc(cap, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t h = hash_id(t->files[i].id, cap);
-        while (s[h])
-            h = (h + 1) & (cap - 1);
-        s[h] = (int64_t)i + 1;
-    }
-    free(m->map);
-    m->map = s;
-    m->map_cap = cap;
-    return 0;
-}
-
 /* Index of file id, added when absent; -1 on no memory. */
 static int64_t file_index(struct lb_table *t, uint64_t id, const iosage_log *log)
 {
-    if ((t->n + 1) * 2 > t->map_cap && map_grow(t) != 0)
-        return -1;
-    size_t h = hash_id(id, t->map_cap);
-    while (t->map[h]) {
-        if (t->files[t->map[h] - 1].id == id)
-            return t->map[h] - 1;
-        h = (h + 1) & (t->map_cap - 1);
-    }
+    size_t at;
+    if (ios_idmap_get(&t->map, id, &at))
+        return (int64_t)at;
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
         struct lb_file *f = realloc(t->files, cap * sizeof *f);
@@ -303,37 +272,19 @@ static int64_t file_index(struct lb_table *t, uint64_t id, const iosage_log *log
     f->cls = lb_classify_path(f->path);
     for (int k = 0; k < LB_NLAYERS; k++)
         f->L[k].max_byte = -1;
-    t->map[h] = (int64_t)t->n + 1;
+    if (ios_idmap_put(&t->map, id, t->n) != 0)
+        return -1;
     return (int64_t)t->n++;
 }
 
 /* Index of file id, or -1 when it has no file. */
 static int64_t file_find(const struct lb_table *t, uint64_t id)
 {
-    if (t->map_cap == 0)
-        return -1;
-    size_t h = hash_id(id, t->map_cap);
-    while (t->map[h]) {
-        if (t->files[t->map[h] - 1].id == id)
-            return t->map[h] - 1;
-        h = (h + 1) & (t->map_cap - 1);
-    }
-    return -1;
+    size_t at;
+    return ios_idmap_get(&t->map, id, &at) ? (int64_t)at : -1;
 }
 
 /* --- job facts ------------------------------------------------------------- */
-
-double lb_run_time(const iosage_log *log)
-{
-    const struct iosage_header *h = &log->header;
-    const struct iosage_job *j = &log->job;
-    if (h->ver_major > 3 || (h->ver_major == 3 && h->ver_minor >= 41)) {
-        double start = (double)j->start_time_sec + (double)j->start_time_nsec / 1e9;
-        double end = (double)j->end_time_sec + (double)j->end_time_nsec / 1e9;
-        return end - start;
-    }
-    return (double)(j->end_time_sec - j->start_time_sec + 1);
-}
 
 /* nprocs of the job, or the ranks seen when the job record is not
  * believable (pre-release logs). */
@@ -539,7 +490,7 @@ void lb_table_free(struct lb_table *t)
     if (!t)
         return;
     free(t->files);
-    free(t->map);
+    ios_idmap_free(&t->map);
     free(t->rank_time);
     free(t->rank_bytes);
     free(t->scratch);
@@ -550,7 +501,7 @@ iosage_status lb_table_build(const iosage_log *log, struct lb_table *t)
 {
     memset(t, 0, sizeof *t);
     t->nprocs = usable_nprocs(log);
-    t->run_time = lb_run_time(log);
+    t->run_time = ios_job_run_time(&log->header, &log->job);
     t->rank_time = calloc((size_t)t->nprocs, sizeof *t->rank_time);
     t->rank_bytes = calloc((size_t)t->nprocs, sizeof *t->rank_bytes);
     if (!t->rank_time || !t->rank_bytes || fold_all(log, t) != IOSAGE_OK ||

@@ -30,8 +30,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "darshan/internal.h"
-#include "llm/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 /* How one attempt ended. */
 struct outcome {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "llm/internal.h"
+#include "internal.h"
 
 #ifndef IOSAGE_VERSION
 #define IOSAGE_VERSION "unknown"

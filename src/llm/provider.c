@@ -17,8 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "darshan/internal.h"
-#include "llm/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 static const struct ios_llm_provider providers[] = {
     {"openai", IOS_WIRE_OPENAI, IOS_JSON_OBJECT, "https://api.openai.com/v1",

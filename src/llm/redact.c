@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "llm/internal.h"
+#include "internal.h"
 
 #define REDACTED "[redacted]"
 #define KEY_WINDOW 8        /* bytes of the key in a row that give it away */

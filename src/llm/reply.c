@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "llm/internal.h"
+#include "internal.h"
 
 /* A copy of the len bytes at s, NUL-terminated. NULL on no memory. */
 static char *copy_bytes(const char *s, size_t len)

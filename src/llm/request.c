@@ -22,8 +22,8 @@
 
 #include <jansson.h>
 
-#include "darshan/internal.h"
-#include "llm/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 #define ANTHROPIC_VERSION "2023-06-01"
 #define ANTHROPIC_DEFAULT_MAX_TOKENS 4096

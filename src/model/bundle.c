@@ -29,8 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "darshan/internal.h"
-#include "model/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
 #define BUNDLE_FILE "bundle.json"

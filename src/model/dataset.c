@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/darshan.h"
-#include "model/internal.h"
+#include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
 #define MAX_LINE (1 << 20)    /* bytes of one manifest line */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/rules.h"
-#include "model/internal.h"
+#include "internal.h"
 
 iosage_status iosage_model_predict_dataset(const iosage_model *m,
                                            const iosage_dataset *ds,

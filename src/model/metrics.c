@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
-#include "model/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 static double ratio(int64_t num, int64_t den)
 {

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "model/internal.h"
+#include "internal.h"
 
 struct scored {
     float score;

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
-#include "model/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
 

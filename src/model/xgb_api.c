@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/internal.h"
+#include "internal.h"
 
 #define XGB_LIBRARY "libxgboost.so.0"
 

@@ -9,7 +9,7 @@
  * buffering can turn few large MPI-IO requests into many small POSIX ones,
  * and the reverse).
  */
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 static const char *const key_features[] = {
     "job_small_op_share", "job_small_file_time_share", "posix_small_write_share",

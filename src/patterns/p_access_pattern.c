@@ -7,7 +7,7 @@
  * sequential), there are at least 1,000 such operations, and those files
  * carry at least 10% of the job's I/O time.
  */
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 static const char *const key_features[] = {
     "posix_nonseq_op_share", "posix_nonseq_file_time_share",

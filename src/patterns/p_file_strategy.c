@@ -6,7 +6,7 @@
  * files per rank and at least 64 data files. And the data files carry at
  * least 10% of the job's I/O time.
  */
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 static const char *const key_features[] = {
     "file_per_rank_log", "file_unique_per_rank_log", "file_median_size_log",

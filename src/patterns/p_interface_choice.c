@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 static const char *const key_features[] = {
     "file_indep_shared_time_share", "mpiio_coll_op_share", "mpiio_op_share",

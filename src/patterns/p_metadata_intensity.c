@@ -6,7 +6,7 @@
  * job made at least 1,000 metadata operations (opens, stats, seeks, syncs,
  * set_views of every layer, all files).
  */
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 static const char *const key_features[] = {
     "job_meta_time_share", "meta_ops_per_data_op_log", "meta_ops_per_rank_log",

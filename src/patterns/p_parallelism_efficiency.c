@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 static const char *const key_features[] = {
     "rank_time_imbalance", "rank_time_max_over_mean_log", "rank_bytes_imbalance",

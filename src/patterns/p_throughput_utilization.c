@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 static const char *const key_features[] = {
     "sync_extra_per_write", "sync_per_write_log", "lustre_stripe_count_log",

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 #define IOS_PATTERN_LIST(X)                                                    \
     X(access_granularity)                                                      \

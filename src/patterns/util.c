@@ -7,57 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "patterns/internal.h"
-
-const char *ios_fmt_count(char *buf, size_t size, double n)
-{
-    if (!(n >= 1e4))
-        snprintf(buf, size, "%.0f", n);
-    else if (n < 1e6)
-        snprintf(buf, size, "%.1f k", n / 1e3);
-    else if (n < 1e9)
-        snprintf(buf, size, "%.1f M", n / 1e6);
-    else
-        snprintf(buf, size, "%.1f G", n / 1e9);
-    return buf;
-}
-
-const char *ios_fmt_bytes(char *buf, size_t size, double b)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    int u = 0;
-    while (b >= 1024.0 && u < 5) {
-        b /= 1024.0;
-        u++;
-    }
-    snprintf(buf, size, u == 0 ? "%.0f %s" : "%.1f %s", b, unit[u]);
-    return buf;
-}
-
-const char *ios_fmt_pct(char *buf, size_t size, double share)
-{
-    double p = 100.0 * share;
-    if (p > 0.0 && p < 0.5)
-        snprintf(buf, size, "<1%%");
-    else if (p < 9.95)
-        snprintf(buf, size, "%.1f%%", p);
-    else
-        snprintf(buf, size, "%.0f%%", p);
-    return buf;
-}
-
-const char *ios_fmt_secs(char *buf, size_t size, double s)
-{
-    if (s < 1e-3 && s > 0.0)
-        snprintf(buf, size, "%.0f us", s * 1e6);
-    else if (s < 1.0)
-        snprintf(buf, size, "%.1f ms", s * 1e3);
-    else if (s < 3600.0)
-        snprintf(buf, size, "%.2f s", s);
-    else
-        snprintf(buf, size, "%.1f h", s / 3600.0);
-    return buf;
-}
+#include "ios_patterns.h"
 
 const char *ios_file_label(char *buf, size_t size,
                            const struct iosage_file_row *row)

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
-#include "report/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 /* A code point that must not reach the output as itself. */
 static int is_unsafe(uint32_t cp)

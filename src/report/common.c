@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 /* Number of detected patterns in detection.patterns. */
 static int count_detected(const json_t *detection)

@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 const json_t *rep_obj(const json_t *o, const char *key)
 {
@@ -63,30 +63,30 @@ static char *field(char *buf, size_t n, const json_t *o, const char *key,
 
 char *rep_field_bytes(char *buf, size_t n, const json_t *o, const char *key)
 {
-    return field(buf, n, o, key, rep_fmt_bytes);
+    return field(buf, n, o, key, ios_fmt_doc_bytes);
 }
 
 char *rep_field_secs(char *buf, size_t n, const json_t *o, const char *key)
 {
-    return field(buf, n, o, key, rep_fmt_secs);
+    return field(buf, n, o, key, ios_fmt_doc_secs);
 }
 
 char *rep_field_pct(char *buf, size_t n, const json_t *o, const char *key)
 {
-    return field(buf, n, o, key, rep_fmt_pct);
+    return field(buf, n, o, key, ios_fmt_doc_pct);
 }
 
 char *rep_field_count(char *buf, size_t n, const json_t *o, const char *key)
 {
-    return field(buf, n, o, key, rep_fmt_count);
+    return field(buf, n, o, key, ios_fmt_doc_count);
 }
 
 char *rep_field_num(char *buf, size_t n, const json_t *o, const char *key)
 {
-    return field(buf, n, o, key, rep_fmt_num);
+    return field(buf, n, o, key, ios_fmt_doc_num);
 }
 
 char *rep_field_score(char *buf, size_t n, const json_t *o, const char *key)
 {
-    return field(buf, n, o, key, rep_fmt_score);
+    return field(buf, n, o, key, ios_fmt_doc_score);
 }

@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 static const char css[] =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;"

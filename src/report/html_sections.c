@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 /* <tr><th>label</th><td>built text, escaped</td></tr>; empties s. */
 static void kv(rep_out *o, const char *label, rep_out *s)

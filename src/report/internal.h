@@ -6,7 +6,6 @@
  *   clean.c   making document strings safe: rep_clean turns any bytes into
  *             printable UTF-8 (\xNN / \uNNNN for what is not), rep_put
  *             appends a string cleaned and escaped for one view;
- *   fmt.c     numbers in human units, deterministic;
  *   doc.c     tolerant access to the document (a missing field or a wrong
  *             type gives NULL / "n/a", never a crash) and the version check;
  *   common.c  sentences every view shows the same way (verdict, advice
@@ -24,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/report.h"
 
 /* ---- out.c -------------------------------------------------------------- */
@@ -58,13 +57,7 @@ size_t rep_width(const char *s, size_t n);
  * become U+FFFD); NULL when out of memory. For the JSON view. */
 json_t *rep_json_utf8(const json_t *v);
 
-/* ---- fmt.c: all write into buf (size n) and return buf ------------------- */
-char *rep_fmt_bytes(char *buf, size_t n, double bytes); /* "1.5 GiB" */
-char *rep_fmt_secs(char *buf, size_t n, double secs);   /* "12.3 s", "4.1 ms" */
-char *rep_fmt_pct(char *buf, size_t n, double share);   /* 0.253 -> "25%" */
-char *rep_fmt_count(char *buf, size_t n, double v);     /* "12,345" */
-char *rep_fmt_num(char *buf, size_t n, double v);       /* "0.734", "1.2e+06" */
-char *rep_fmt_score(char *buf, size_t n, double v);     /* 0.9932 -> "0.99" */
+/* Numbers: ios_fmt_doc_* (src/common/ios_numfmt.h). */
 
 /* ---- doc.c -------------------------------------------------------------- */
 const json_t *rep_obj(const json_t *o, const char *key);  /* object or NULL */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 /* s as a code span when it is a plain identifier, else as escaped text. */
 static void ident(rep_out *o, const char *s)

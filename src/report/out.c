@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 /* Append n bytes of s, keeping the buffer NUL-terminated. */
 void rep_putn(rep_out *o, const char *s, size_t n)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h" /* ios_fail */
-#include "report/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 int iosage_report_format_parse(const char *name, enum iosage_report_format *out)
 {

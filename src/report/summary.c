@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 /* The strings of array a joined with ", " ("none" when empty). */
 static void join(rep_out *o, const json_t *a)

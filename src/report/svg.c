@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 #define CW 720.0 /* chart width in px */
 
@@ -84,13 +84,13 @@ void rep_svg_request_sizes(rep_out *o, const json_t *charts)
             double v = rep_at_num(dir[d], i);
             double h = max > 0 && v > 0 ? ph * log10(1 + v) / log10(1 + max) : 0;
             snprintf(tip, sizeof tip, "%s, %s bytes: %s requests", d ? "write" : "read", bin,
-                     rep_fmt_count(cnt, sizeof cnt, v));
+                     ios_fmt_doc_count(cnt, sizeof cnt, v));
             svg_bar(o, d ? "write" : "read", x0 + gw * (double)i + gw * 0.1 + bw * d,
                     y0 + ph - h, bw, h, tip);
         }
         svg_text(o, x0 + gw * ((double)i + 0.5), y0 + ph + 16, "middle", "tick", bin);
     }
-    rep_fmt_count(cnt, sizeof cnt, max);
+    ios_fmt_doc_count(cnt, sizeof cnt, max);
     svg_text(o, x0 - 6, y0 + 4, "end", "tick", cnt);
     svg_text(o, x0 - 6, y0 + ph, "end", "tick", "0");
     svg_text(o, x0 + pw / 2, y0 + ph + 38, "middle", "tick", "request size (bytes)");
@@ -122,9 +122,9 @@ void rep_svg_ranks(rep_out *o, const json_t *charts, const char *what)
         double r = rep_at_num(ranks, i);
         double h = max > 0 ? ph * v / max : 0;
         if (is_bytes)
-            rep_fmt_bytes(v1, sizeof v1, v);
+            ios_fmt_doc_bytes(v1, sizeof v1, v);
         else
-            rep_fmt_secs(v1, sizeof v1, v);
+            ios_fmt_doc_secs(v1, sizeof v1, v);
         snprintf(tip, sizeof tip, "rank %.0f: %s", r, v1);
         svg_bar(o, is_bytes ? "rbytes" : "rtime", x0 + slot * (double)i + (labels ? slot * 0.1 : 0),
                 y0 + ph - h, labels ? slot * 0.8 : slot, h, tip);
@@ -134,9 +134,9 @@ void rep_svg_ranks(rep_out *o, const json_t *charts, const char *what)
         }
     }
     if (is_bytes)
-        rep_fmt_bytes(v1, sizeof v1, max);
+        ios_fmt_doc_bytes(v1, sizeof v1, max);
     else
-        rep_fmt_secs(v1, sizeof v1, max);
+        ios_fmt_doc_secs(v1, sizeof v1, max);
     svg_text(o, x0 - 6, y0 + 8, "end", "tick", v1);
     svg_text(o, x0 - 6, y0 + ph, "end", "tick", "0");
     snprintf(tip, sizeof tip, "%s per rank (%zu ranks%s)", is_bytes ? "bytes" : "I/O time", n,
@@ -163,8 +163,8 @@ void rep_svg_scores(rep_out *o, const json_t *detection)
         int hit = rep_bool(p, "detected", 0);
         double y = y0 + row * (double)i;
         char a[32], b[32], tip[256];
-        rep_fmt_score(a, sizeof a, s);
-        rep_fmt_score(b, sizeof b, t);
+        ios_fmt_doc_score(a, sizeof a, s);
+        ios_fmt_doc_score(b, sizeof b, t);
         svg_text(o, x0 - 8, y + 15, "end", "label", rep_str(p, "name"));
         rep_printf(o, "<rect class=\"track\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"16\"/>\n",
                    x0, y + 3, pw);
@@ -218,10 +218,10 @@ void rep_svg_shap(rep_out *o, const json_t *pattern)
         char a[32], b[32];
         rep_out t = {0};
         rep_printf(&t, "%s = %s", rep_str(s, "feature") ? rep_str(s, "feature") : "n/a",
-                   has_v ? rep_fmt_num(a, sizeof a, v) : "n/a");
+                   has_v ? ios_fmt_doc_num(a, sizeof a, v) : "n/a");
         svg_text(o, x0 - 8, y + 14, "end", "label", t.p);
         t.len = 0;
-        rep_printf(&t, "contribution %s", rep_fmt_num(b, sizeof b, c));
+        rep_printf(&t, "contribution %s", ios_fmt_doc_num(b, sizeof b, c));
         svg_bar(o, c >= 0 ? "pos" : "neg", c >= 0 ? mid : mid - w, y + 3, w, 14, t.p);
         svg_text(o, c >= 0 ? mid + w + 4 : mid - w - 4, y + 14, c >= 0 ? "start" : "end",
                  "value", b);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/internal.h"
+#include "internal.h"
 
 #define WIDTH 80
 #define BAR 20  /* characters in a score bar */
@@ -208,7 +208,7 @@ static void text_detection(struct tview *t, const json_t *doc)
         int hit = rep_bool(p, "detected", 0);
         score_bar(t, s, th, hit);
         char a[32], b[32];
-        rep_printf(t->o, " %s / %s", rep_fmt_score(a, sizeof a, s), rep_fmt_score(b, sizeof b, th));
+        rep_printf(t->o, " %s / %s", ios_fmt_doc_score(a, sizeof a, s), ios_fmt_doc_score(b, sizeof b, th));
         if (hit) {
             sgr(t, "1;31");
             rep_puts(t->o, " DETECTED");

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
-#include "features/internal.h"
+#include "ios_common.h"
+#include "ios_features.h"
 #include "iosage/rules.h"
-#include "patterns/internal.h"
+#include "ios_patterns.h"
 
 /* Per-rank sums of the rank-private POSIX records, and the rank -1 ones. */
 struct rank_acc {

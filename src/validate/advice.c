@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/validate.h"
 
 static int by_rank(const void *a, const void *b)

@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/darshan.h"
 #include "iosage/label.h"
-#include "validate/internal.h"
+#include "internal.h"
 
 #define ANALYZE_MAX_BYTES (16 << 20)
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/label.h"
 #include "iosage/validate.h"
 

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "darshan/internal.h"
-#include "validate/internal.h"
+#include "ios_common.h"
+#include "internal.h"
 
 #define SUMMARY_MAX_BYTES (1 << 20) /* of run output searched */
 

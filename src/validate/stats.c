@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/validate.h"
 
 static int cmp_double(const void *a, const void *b)

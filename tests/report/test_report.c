@@ -168,23 +168,23 @@ static void test_units(void **state)
 {
     (void)state;
     char b[64];
-    assert_string_equal(rep_fmt_bytes(b, sizeof b, 1023), "1023 B");
-    assert_string_equal(rep_fmt_bytes(b, sizeof b, 1536), "1.50 KiB");
-    assert_string_equal(rep_fmt_bytes(b, sizeof b, 53687091200.0), "50.0 GiB");
-    assert_string_equal(rep_fmt_secs(b, sizeof b, 0), "0 s");
-    assert_string_equal(rep_fmt_secs(b, sizeof b, 0.0000004), "0 us");
-    assert_string_equal(rep_fmt_secs(b, sizeof b, 0.0042), "4.2 ms");
-    assert_string_equal(rep_fmt_secs(b, sizeof b, 12.5), "12.50 s");
-    assert_string_equal(rep_fmt_secs(b, sizeof b, 812.5), "812 s");
-    assert_string_equal(rep_fmt_secs(b, sizeof b, 4000), "1 h 06 min");
-    assert_string_equal(rep_fmt_pct(b, sizeof b, 0.253), "25%");
-    assert_string_equal(rep_fmt_pct(b, sizeof b, 0.0042), "0.4%");
-    assert_string_equal(rep_fmt_pct(b, sizeof b, 0), "0%");
-    assert_string_equal(rep_fmt_count(b, sizeof b, 1234567), "1,234,567");
-    assert_string_equal(rep_fmt_count(b, sizeof b, -1000), "-1,000");
-    assert_string_equal(rep_fmt_count(b, sizeof b, 999), "999");
-    assert_string_equal(rep_fmt_num(b, sizeof b, 0.73449), "0.7345");
-    assert_string_equal(rep_fmt_num(b, sizeof b, -0.0), "0");
+    assert_string_equal(ios_fmt_doc_bytes(b, sizeof b, 1023), "1023 B");
+    assert_string_equal(ios_fmt_doc_bytes(b, sizeof b, 1536), "1.50 KiB");
+    assert_string_equal(ios_fmt_doc_bytes(b, sizeof b, 53687091200.0), "50.0 GiB");
+    assert_string_equal(ios_fmt_doc_secs(b, sizeof b, 0), "0 s");
+    assert_string_equal(ios_fmt_doc_secs(b, sizeof b, 0.0000004), "0 us");
+    assert_string_equal(ios_fmt_doc_secs(b, sizeof b, 0.0042), "4.2 ms");
+    assert_string_equal(ios_fmt_doc_secs(b, sizeof b, 12.5), "12.50 s");
+    assert_string_equal(ios_fmt_doc_secs(b, sizeof b, 812.5), "812 s");
+    assert_string_equal(ios_fmt_doc_secs(b, sizeof b, 4000), "1 h 06 min");
+    assert_string_equal(ios_fmt_doc_pct(b, sizeof b, 0.253), "25%");
+    assert_string_equal(ios_fmt_doc_pct(b, sizeof b, 0.0042), "0.4%");
+    assert_string_equal(ios_fmt_doc_pct(b, sizeof b, 0), "0%");
+    assert_string_equal(ios_fmt_doc_count(b, sizeof b, 1234567), "1,234,567");
+    assert_string_equal(ios_fmt_doc_count(b, sizeof b, -1000), "-1,000");
+    assert_string_equal(ios_fmt_doc_count(b, sizeof b, 999), "999");
+    assert_string_equal(ios_fmt_doc_num(b, sizeof b, 0.73449), "0.7345");
+    assert_string_equal(ios_fmt_doc_num(b, sizeof b, -0.0), "0");
 }
 
 /* ---- healthy job ------------------------------------------------------------ */

@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "example_log.h"
-#include "features/internal.h"
+#include "features/ios_features.h"
 #include "iosage/counters.h"
 #include "iosage/darshan.h"
 #include "iosage/features.h"

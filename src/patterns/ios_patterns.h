@@ -1,18 +1,20 @@
 /*
- * src/patterns/internal.h - helpers shared by the pattern files: number
+ * src/patterns/ios_patterns.h - helpers shared by the pattern files (and by
+ * the modules that build on them: rules, advise): number
  * formatting for evidence lines and reasons, file labels, materiality.
  *
  * Files of this folder: util.c (these helpers), p_<id>.c (one pattern
  * each: texts, key features, evidence, and the rule, which is the
  * labeler's criterion), registry.c (the list).
  */
-#ifndef IOS_PATTERNS_INTERNAL_H
-#define IOS_PATTERNS_INTERNAL_H
+#ifndef IOS_PATTERNS_IOS_PATTERNS_H
+#define IOS_PATTERNS_IOS_PATTERNS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "features/internal.h"
+#include "ios_features.h"
+#include "ios_numfmt.h"
 #include "iosage/label.h"
 #include "iosage/patterns.h"
 
@@ -20,14 +22,8 @@
  * carry at least this share of the job's I/O time. */
 #define IOS_MATERIAL 0.10
 
-/* "5700", "12.3 k", "1.2 M", "3.4 G" (buf of at least 16 bytes). */
-const char *ios_fmt_count(char *buf, size_t size, double n);
-/* "80 B", "3.8 KiB", "1.2 GiB". */
-const char *ios_fmt_bytes(char *buf, size_t size, double bytes);
-/* "71%", "<1%", "4.2%" (one decimal under 10%). */
-const char *ios_fmt_pct(char *buf, size_t size, double share);
-/* "0.42 s", "3.1 ms", "2.5 h" style seconds. */
-const char *ios_fmt_secs(char *buf, size_t size, double s);
+/* Numbers in evidence lines and reasons: ios_fmt_count, ios_fmt_bytes,
+ * ios_fmt_pct, ios_fmt_secs (ios_numfmt.h). */
 
 /* "out.h5 (shared by 256 ranks)", "rsl.out.0003 (rank-private)": base name
  * of the row's path plus how many ranks used it. */

@@ -11,8 +11,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_text.h"
 
 size_t ios_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
 {

@@ -1,5 +1,5 @@
 /*
- * src/features/internal.h - what the file table, the features, the patterns
+ * src/features/ios_features.h - what the file table, the features, the patterns
  * and the rules share inside the library. Nothing here is public.
  *
  * Files of this folder, in reading order:
@@ -20,8 +20,8 @@
  * 0. Sums of int64 counters saturate instead of overflowing (logs of modified
  * runtimes hold garbage counters).
  */
-#ifndef IOS_FEATURES_INTERNAL_H
-#define IOS_FEATURES_INTERNAL_H
+#ifndef IOS_FEATURES_IOS_FEATURES_H
+#define IOS_FEATURES_IOS_FEATURES_H
 
 #include <math.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_buf.h"
 
 /* Make room for n more bytes; 0 on success, -1 (and oom set) on failure. */
 static int reserve(ios_buf *b, size_t n)

@@ -9,10 +9,11 @@
  * handed out is zeroed and 8-byte aligned. Reset keeps the first block
  * created so a streaming reader does not call malloc for every module.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_arena.h"
 
 #define BLOCK_DEFAULT (64 * 1024)
 

@@ -6,10 +6,11 @@
  * module ("where"), an optional byte offset and one line of text.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "darshan/internal.h"
+#include "ios_error.h"
 
 /* Short constant text for a status code. Never NULL. */
 const char *iosage_strerror(iosage_status code)

@@ -1,0 +1,18 @@
+/*
+ * ios_arena.h - many small allocations freed together (arena.c).
+ */
+#ifndef IOS_COMMON_ARENA_H
+#define IOS_COMMON_ARENA_H
+
+#include <stddef.h>
+
+typedef struct ios_arena ios_arena;
+ios_arena *ios_arena_create(void);
+/* Zeroed, 8-byte aligned memory valid until ios_arena_reset/destroy. NULL on
+ * no memory. */
+void *ios_arena_alloc(ios_arena *a, size_t size);
+char *ios_arena_strdup(ios_arena *a, const char *s);
+void ios_arena_reset(ios_arena *a); /* frees all but keeps the first block */
+void ios_arena_destroy(ios_arena *a); /* accepts NULL */
+
+#endif

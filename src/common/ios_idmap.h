@@ -1,0 +1,34 @@
+/*
+ * ios_idmap.h - a map from 64-bit ids (record ids, ranks) to indexes into
+ * an array the caller owns (idmap.c). Open addressing with linear probing;
+ * it grows to keep at most half of its slots used.
+ *
+ * Start from {0}; ios_idmap_free releases the slots. The map owns only its
+ * slots: the array the indexes point into belongs to the caller.
+ */
+#ifndef IOS_COMMON_IDMAP_H
+#define IOS_COMMON_IDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ios_idmap {
+    uint64_t *keys;
+    size_t *vals;   /* index + 1; 0 marks an empty slot */
+    size_t n, cap;  /* cap: 0 or a power of two */
+} ios_idmap;
+
+/* The slot hash of an id (a 64-bit finaliser: ids that differ in any bit
+ * land far apart). */
+uint64_t ios_idmap_hash(uint64_t id);
+
+/* 1 and *index when id is in the map, else 0. */
+int ios_idmap_get(const ios_idmap *m, uint64_t id, size_t *index);
+
+/* Map id to index (replacing an earlier index of id). 0, or -1 when out of
+ * memory (the map is unchanged then). */
+int ios_idmap_put(ios_idmap *m, uint64_t id, size_t index);
+
+void ios_idmap_free(ios_idmap *m);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * ios_json.h - helpers for building JSON documents with jansson (json.c).
+ */
+#ifndef IOS_COMMON_JSON_H
+#define IOS_COMMON_JSON_H
+
+#include <jansson.h>
+
+/* A JSON string of s with bytes that are not UTF-8 replaced by U+FFFD;
+ * json_null() for NULL; NULL when out of memory. */
+json_t *ios_json_str(const char *s);
+
+/* A finite real, or 0 for NaN/inf. */
+json_t *ios_json_real(double v);
+
+/* Set key of obj to a new reference v; returns -1 when v is NULL or the set
+ * fails (v is released). */
+int ios_json_set(json_t *obj, const char *key, json_t *v);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * json.c - small helpers for building JSON documents with jansson (the
+ * report document, batch rows, replies): strings that are always valid
+ * UTF-8, reals that are always finite, and one-line error-checked sets.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ios_json.h"
+
+json_t *ios_json_str(const char *s)
+{
+    if (!s)
+        return json_null();
+    size_t n = strlen(s);
+    json_t *j = json_stringn(s, n);
+    if (j)
+        return j;
+    /* not UTF-8: replace each bad byte by U+FFFD */
+    char *buf = malloc(3 * n + 1);
+    if (!buf)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        json_t *one = NULL;
+        size_t k = 1;
+        if (c >= 0x80) { /* try the longest valid sequence here */
+            for (k = 4; k >= 2; k--)
+                if (i + k <= n && (one = json_stringn(s + i, k)) != NULL)
+                    break;
+        }
+        if (one) {
+            memcpy(buf + o, s + i, k);
+            o += k;
+            i += k - 1;
+            json_decref(one);
+        } else if (c < 0x80) {
+            buf[o++] = (char)c;
+        } else {
+            memcpy(buf + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+        }
+    }
+    j = json_stringn(buf, o);
+    free(buf);
+    return j;
+}
+
+json_t *ios_json_real(double v)
+{
+    return json_real(isfinite(v) ? v : 0.0);
+}
+
+int ios_json_set(json_t *obj, const char *key, json_t *v)
+{
+    if (!v)
+        return -1;
+    return json_object_set_new(obj, key, v) != 0 ? -1 : 0;
+}
