@@ -239,6 +239,19 @@ IOSAGE_API char *iosage_advise_prompt(const json_t *doc,
                                       size_t n_configs, size_t *user_offset,
                                       iosage_error *err);
 
+/* The two parts of the same prompt, each a malloc'd string (free()): the
+ * system part in *system and the user part in *user, as an LLM client sends
+ * them. Fails like iosage_advise_prompt (both NULL then). */
+IOSAGE_API iosage_status iosage_advise_prompt_parts(
+    const json_t *doc, const struct iosage_config *const *configs,
+    size_t n_configs, char **system, char **user, iosage_error *err);
+
+/* Record in doc that the LLM's changes were not used and why: advice.fallback
+ * and one entry of warnings get "<why>; offline advice used instead". The
+ * offline advice stays. Returns that message as a malloc'd string the
+ * caller frees, or NULL when out of memory. */
+IOSAGE_API char *iosage_advise_set_fallback(json_t *doc, const char *why);
+
 /* Validate reply_text (a JSON object {"changes": [...]}, possibly inside a
  * ```json fence or with text around it) and, when at least one change is
  * valid, replace doc's advice.changes with the valid ones (ranked 1.. in the

@@ -166,26 +166,40 @@ static void configs_part(ios_text *b, const struct iosage_config *const *cfg,
     }
 }
 
+/* The user part of the prompt into b (after whatever b holds). */
+static void user_part(ios_text *b, const json_t *doc,
+                      const struct iosage_config *const *configs,
+                      size_t n_configs)
+{
+    job_part(b, doc);
+    patterns_part(b, doc);
+    configs_part(b, configs, n_configs);
+    ios_text_printf(b, "\nReply with the JSON object only.\n");
+}
+
+/* IOSAGE_E_USAGE when doc has no findings: a healthy job has no prompt. */
+static iosage_status check_findings(const json_t *doc, iosage_error *err)
+{
+    const json_t *findings = json_object_get(doc, "findings");
+    if (!json_is_array(findings) || json_array_size(findings) == 0)
+        return ios_fail(err, IOSAGE_E_USAGE, NULL, "prompt", -1,
+                        "no pattern detected: there is nothing to ask an LLM");
+    return IOSAGE_OK;
+}
+
 char *iosage_advise_prompt(const json_t *doc,
                            const struct iosage_config *const *configs,
                            size_t n_configs, size_t *user_offset,
                            iosage_error *err)
 {
-    const json_t *findings = json_object_get(doc, "findings");
-    if (!json_is_array(findings) || json_array_size(findings) == 0) {
-        ios_fail(err, IOSAGE_E_USAGE, NULL, "prompt", -1,
-                 "no pattern detected: there is nothing to ask an LLM");
+    if (check_findings(doc, err) != IOSAGE_OK)
         return NULL;
-    }
     ios_text b = {.max = MAX_PROMPT};
     ios_text_printf(&b, "SYSTEM:\n");
     ios_text_put(&b, system_text, strlen(system_text));
     ios_text_printf(&b, "USER:\n");
     size_t off = b.len;
-    job_part(&b, doc);
-    patterns_part(&b, doc);
-    configs_part(&b, configs, n_configs);
-    ios_text_printf(&b, "\nReply with the JSON object only.\n");
+    user_part(&b, doc, configs, n_configs);
     if (b.oom) {
         free(b.p);
         ios_fail(err, IOSAGE_E_NOMEM, NULL, "prompt", -1,
@@ -195,4 +209,29 @@ char *iosage_advise_prompt(const json_t *doc,
     if (user_offset)
         *user_offset = off;
     return b.p;
+}
+
+iosage_status iosage_advise_prompt_parts(const json_t *doc,
+                                         const struct iosage_config *const *configs,
+                                         size_t n_configs, char **system,
+                                         char **user, iosage_error *err)
+{
+    *system = NULL;
+    *user = NULL;
+    iosage_status st = check_findings(doc, err);
+    if (st != IOSAGE_OK)
+        return st;
+    /* the same bound as the whole prompt of iosage_advise_prompt */
+    ios_text u = {.max = MAX_PROMPT - strlen(system_text) - 14};
+    user_part(&u, doc, configs, n_configs);
+    char *sys = strdup(system_text);
+    if (u.oom || !sys) {
+        free(u.p);
+        free(sys);
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, "prompt", -1,
+                        "no memory for the prompt");
+    }
+    *system = sys;
+    *user = u.p;
+    return IOSAGE_OK;
 }

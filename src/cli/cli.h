@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "iosage/error.h"
+#include "iosage/advise.h"
 #include "iosage/model.h"
 
 enum cli_exit {
@@ -37,10 +38,56 @@ int cli_exit_for(iosage_status st);
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
 
+/* --- arguments (args.c) ---------------------------------------------------
+ * A command's options: a table ended by {0}, each entry with its name
+ * ("--output"), an optional alias ("-o"), whether it takes a value, and the
+ * id (> 0) that cli_args_next returns for it. */
+struct cli_option {
+    const char *name;
+    const char *alias;
+    int takes_value;
+    int id;
+};
+
+struct cli_args {
+    const char *cmd;                  /* "analyze": for the messages */
+    int argc;
+    char **argv;
+    int i;                            /* the next argument */
+    int operands_only;                /* "--" was seen */
+    const struct cli_option *options;
+};
+
+/* What cli_args_next found besides an option's id (> 0). */
+enum {
+    CLI_ARG_END = 0,      /* no argument left */
+    CLI_ARG_OPERAND = -1, /* *value is a LOG, DIR, ... */
+    CLI_ARG_HELP = -2,    /* -h or --help: print the help, exit 0 */
+    CLI_ARG_USAGE = -3    /* the error is printed: return CLI_USAGE */
+};
+
+void cli_args_init(struct cli_args *it, const char *cmd, int argc, char **argv,
+                   const struct cli_option *options);
+
+/* The next argument: an option's id with its value in *value (NULL when it
+ * takes none), an operand in *value, or one of the CLI_ARG_* above. *arg
+ * is the argument as given (the option's spelling, for messages). */
+int cli_args_next(struct cli_args *it, const char **arg, const char **value);
+
 /* The model bundle of dir (--model), or the embedded one when dir is NULL,
  * with XGBoost using `threads` threads. Prints the reason and returns an
  * exit code (CLI_BADINPUT, CLI_INTERNAL) on failure; *m is then NULL. */
 int cli_open_model(const char *dir, int threads, iosage_model **m);
+
+/* The pattern cards of the bundle: DIR/cards.json, or the embedded
+ * cards.json when model_dir is NULL. Missing cards are not an error (*cards
+ * stays NULL: the report says so); a damaged file is printed and its exit
+ * code returned. */
+int cli_open_cards(const char *model_dir, iosage_cards **cards);
+
+/* Write len bytes to path through a temporary file and a rename, so that a
+ * failure leaves no partial file. Prints the reason; CLI_OK or an exit code. */
+int cli_write_file_atomic(const char *path, const char *data, size_t len);
 
 /* A file of the embedded bundle by name ("cards.json"), or NULL. */
 const unsigned char *cli_embedded_file(const char *name, size_t *size);

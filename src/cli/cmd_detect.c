@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "iosage/analyze.h"
 #include "iosage/darshan.h"
 #include "iosage/model.h"
 
@@ -96,19 +97,17 @@ static int parse_detect_args(int argc, char **argv, struct detect_args *a,
 static iosage_status detect_one(const iosage_model *m, const char *path,
                                 int shap)
 {
-    float x[IOSAGE_NUM_FEATURES];
+    struct iosage_analyze_options o = {.stage = IOSAGE_ANALYZE_FEATURES};
     iosage_error err;
-    iosage_log *log = NULL;
-    iosage_status st = iosage_log_load(path, 0, &log, &err);
-    if (st == IOSAGE_OK)
-        st = iosage_features_compute(log, x, &err);
-    iosage_log_free(log);
+    iosage_analysis *an = NULL;
+    iosage_status st = iosage_analyze(path, &o, &an, &err);
     char *line = NULL;
     if (st == IOSAGE_OK) {
-        line = iosage_model_detect_json(m, x, path, shap, &err);
+        line = iosage_model_detect_json(m, an->x, path, shap, &err);
         if (!line)
             st = err.code;
     }
+    iosage_analysis_free(an);
     if (st != IOSAGE_OK) {
         char msg[800];
         iosage_error_line(&err, msg, sizeof msg);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "iosage/analyze.h"
 #include "iosage/label.h"
 #include "iosage/model.h"
 #include "iosage/rules.h"
@@ -417,20 +418,18 @@ struct row_evidence {
 static iosage_status gather(const char *path, struct row_evidence *e,
                             iosage_error *err)
 {
-    iosage_log *log = NULL;
-    iosage_file_table *t = NULL;
+    struct iosage_analyze_options o = {.stage = IOSAGE_ANALYZE_FEATURES,
+                                       .read_flags = IOSAGE_READ_DEFAULT};
+    iosage_analysis *an = NULL;
     memset(e, 0, sizeof *e);
-    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, err);
+    iosage_status st = iosage_analyze(path, &o, &an, err);
     if (st == IOSAGE_OK)
-        st = iosage_file_table_build(log, &t, err);
+        st = iosage_label_log(an->log, &e->label, err);
     if (st == IOSAGE_OK)
-        st = iosage_label_log(log, &e->label, err);
-    if (st == IOSAGE_OK)
-        st = iosage_rules_eval(log, t, &e->rules);
+        st = iosage_rules_eval(an->log, an->table, &e->rules);
     for (int k = 0; st == IOSAGE_OK && k < iosage_pattern_count(); k++)
-        iosage_pattern_get(k)->evidence(log, t, &e->pattern[k]);
-    iosage_file_table_free(t);
-    iosage_log_free(log);
+        iosage_pattern_get(k)->evidence(an->log, an->table, &e->pattern[k]);
+    iosage_analysis_free(an);
     return st;
 }
 

@@ -4,6 +4,7 @@
  * time, see cmake/embed_model.cmake).
  */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "model/embedded.h"
@@ -69,4 +70,28 @@ const unsigned char *cli_embedded_file(const char *name, size_t *size)
     }
     *size = 0;
     return NULL;
+}
+
+/* See cli.h. */
+int cli_open_cards(const char *model_dir, iosage_cards **cards)
+{
+    iosage_error err;
+    iosage_status st = IOSAGE_OK;
+    if (model_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/cards.json", model_dir);
+        if (access(path, F_OK) == 0)
+            st = iosage_cards_load(path, cards, &err);
+    } else {
+        size_t size;
+        const unsigned char *data = cli_embedded_file("cards.json", &size);
+        if (data)
+            st = iosage_cards_load_mem(data, size, "embedded cards.json",
+                                       cards, &err);
+    }
+    if (st != IOSAGE_OK) {
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    return CLI_OK;
 }

@@ -1,0 +1,21 @@
+/*
+ * src/analyze/internal.h - the pieces of iosage_analyze (iosage/analyze.h).
+ *
+ *   analyze.c   the pipeline: configs, log, table, features, verdict,
+ *               document, prompt
+ *   llm_step.c  asking an LLM for the changes; a failure is recorded by the
+ *               advise layer (iosage_advise_set_fallback)
+ */
+#ifndef IOS_ANALYZE_INTERNAL_H
+#define IOS_ANALYZE_INTERNAL_H
+
+#include "iosage/analyze.h"
+
+/* Ask the LLM named by spec ("provider:model") for the changes of a->doc and
+ * put them in when they validate; otherwise record the fallback in the
+ * document and in a->fallback. Returns IOSAGE_OK, or IOSAGE_E_NOMEM when
+ * not even the fallback could be recorded. */
+iosage_status ios_analyze_llm(iosage_analysis *a, const char *spec,
+                              iosage_error *err);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * src/cli/args.c - the one argument walker of the subcommands.
+ *
+ * Each command lists its options in a table and asks for the next argument
+ * until there is none. The walker knows the rules every command follows:
+ * -h/--help anywhere before "--" asks for help; "--" ends the options; "-"
+ * alone is an operand (stdin); an option of the table that takes a value
+ * takes the next argument, whatever it looks like; anything else that
+ * starts with '-' is an unknown option. The two usage errors it finds are
+ * worded the same for every command:
+ *
+ *   iosage: <cmd>: <option> needs a value
+ *   iosage: <cmd>: unknown option '<arg>'
+ */
+#include <string.h>
+
+#include "cli.h"
+
+void cli_args_init(struct cli_args *it, const char *cmd, int argc, char **argv,
+                   const struct cli_option *options)
+{
+    memset(it, 0, sizeof *it);
+    it->cmd = cmd;
+    it->argc = argc;
+    it->argv = argv;
+    it->i = 1;
+    it->options = options;
+}
+
+/* Index of arg in the option table, or -1. */
+static int find_option(const struct cli_option *options, const char *arg)
+{
+    for (int k = 0; options && (options[k].name || options[k].alias); k++)
+        if ((options[k].name && strcmp(arg, options[k].name) == 0) ||
+            (options[k].alias && strcmp(arg, options[k].alias) == 0))
+            return k;
+    return -1;
+}
+
+int cli_args_next(struct cli_args *it, const char **arg, const char **value)
+{
+    *value = NULL;
+    if (it->i >= it->argc)
+        return CLI_ARG_END;
+    const char *s = it->argv[it->i++];
+    *arg = s;
+    if (it->operands_only) {
+        *value = s;
+        return CLI_ARG_OPERAND;
+    }
+    if (cli_is_help(s))
+        return CLI_ARG_HELP;
+    if (strcmp(s, "--") == 0) {
+        it->operands_only = 1;
+        return cli_args_next(it, arg, value);
+    }
+    int k = find_option(it->options, s);
+    if (k >= 0) {
+        if (it->options[k].takes_value) {
+            if (it->i >= it->argc) {
+                cli_usage_error(it->cmd, "%s: %s needs a value", it->cmd, s);
+                return CLI_ARG_USAGE;
+            }
+            *value = it->argv[it->i++];
+        }
+        return it->options[k].id;
+    }
+    if (s[0] == '-' && s[1] != '\0') {
+        cli_usage_error(it->cmd, "%s: unknown option '%s'", it->cmd, s);
+        return CLI_ARG_USAGE;
+    }
+    *value = s;
+    return CLI_ARG_OPERAND;
+}
