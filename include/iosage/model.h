@@ -410,14 +410,6 @@ IOSAGE_API iosage_status iosage_model_predict_dataset(
     const iosage_model *m, const iosage_dataset *ds, uint32_t *pred,
     struct iosage_detection *det, iosage_error *err);
 
-/* The rule baseline (iosage/rules.h) on every row of ds: each row's log
- * (ds->logs, required) is loaded again and its detected patterns go to
- * pred[0 .. n_rows) as bits. IOSAGE_E_USAGE without log paths; a log that
- * no longer loads fails the call (path and reason in err). */
-IOSAGE_API iosage_status iosage_dataset_rules(const iosage_dataset *ds,
-                                              uint32_t *pred,
-                                              iosage_error *err);
-
 /* Leave one kernel out: for each kernel K of ds (ds->kernels, required;
  * rows in order of the kernels' names), a bundle is trained with
  * `boost` and one with `forest` on the train rows of the other kernels

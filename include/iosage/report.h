@@ -40,6 +40,7 @@
 #include <jansson.h>
 
 #include "iosage/error.h"
+#include "iosage/rules.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +92,17 @@ IOSAGE_API iosage_status iosage_report_render(const json_t *doc,
                                               const struct iosage_report_options *o,
                                               char **out, size_t *len,
                                               iosage_error *err);
+
+/* --- the rule baseline's view -------------------------------------------- */
+
+/* The result as one JSON object (no newline), in a malloc'd string the
+ * caller frees; NULL on no memory. path (may be NULL) is echoed as "log".
+ *   {"schema":1,"log":"...","nprocs":4,"run_time":2.5,"io_time":1.2,
+ *    "slowest_rank_io_share":0.4,"gated":false,"healthy":false,
+ *    "summary":"...","patterns":[{"id":"access_granularity",
+ *    "detected":true,"rule_holds":true,"value":0.97,"reason":"..."},...]} */
+IOSAGE_API char *iosage_rules_to_json(const struct iosage_rule_result *r,
+                                      const char *path);
 
 #ifdef __cplusplus
 }

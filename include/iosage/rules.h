@@ -54,6 +54,7 @@
 #include "iosage/darshan.h"
 #include "iosage/error.h"
 #include "iosage/features.h"
+#include "iosage/model.h"
 #include "iosage/patterns.h"
 
 #ifdef __cplusplus
@@ -97,14 +98,15 @@ IOSAGE_API iosage_status iosage_rules_eval(const iosage_log *log,
                                            const iosage_file_table *t,
                                            struct iosage_rule_result *out);
 
-/* The result as one JSON object (no newline), in a malloc'd string the
- * caller frees; NULL on no memory. path (may be NULL) is echoed as "log".
- *   {"schema":1,"log":"...","nprocs":4,"run_time":2.5,"io_time":1.2,
- *    "slowest_rank_io_share":0.4,"gated":false,"healthy":false,
- *    "summary":"...","patterns":[{"id":"access_granularity",
- *    "detected":true,"rule_holds":true,"value":0.97,"reason":"..."},...]} */
-IOSAGE_API char *iosage_rules_to_json(const struct iosage_rule_result *r,
-                                      const char *path);
+/* The result as one JSON line: iosage_rules_to_json (iosage/report.h). */
+
+/* The rule baseline on every row of a dataset ds (iosage/model.h): each
+ * row's log (ds->logs, required) is loaded again and its detected patterns go to
+ * pred[0 .. n_rows) as bits. IOSAGE_E_USAGE without log paths; a log that
+ * no longer loads fails the call (path and reason in err). */
+IOSAGE_API iosage_status iosage_dataset_rules(const iosage_dataset *ds,
+                                              uint32_t *pred,
+                                              iosage_error *err);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "iosage/darshan.h"
 #include "iosage/model.h"
+#include "iosage/report.h"
 #include "iosage/rules.h"
 
 static void rules_help(void)

@@ -1,6 +1,7 @@
 /*
  * src/model/evaluate.c - what `iosage eval` compares: a bundle's label sets
- * on every row of a dataset, the rule baseline's on the same logs, and the
+ * on every row of a dataset (the rule baseline's on the same logs are
+ * src/rules/dataset.c: the models do not depend on the rules), and the
  * leave-one-kernel-out table (a bundle and a random forest trained without
  * one benchmark kernel, scored on that kernel's runs).
  */
@@ -8,7 +9,6 @@
 #include <string.h>
 
 #include "ios_common.h"
-#include "iosage/rules.h"
 #include "internal.h"
 
 iosage_status iosage_model_predict_dataset(const iosage_model *m,
@@ -26,40 +26,6 @@ iosage_status iosage_model_predict_dataset(const iosage_model *m,
     if (d != det)
         free(d);
     return st;
-}
-
-/* The rule baseline's patterns of one log, as bits of the registry. */
-static iosage_status rules_of(const char *path, uint32_t *bits,
-                              iosage_error *err)
-{
-    iosage_log *log = NULL;
-    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, err);
-    struct iosage_rule_result r;
-    if (st == IOSAGE_OK && (st = iosage_rules_eval(log, NULL, &r)) != IOSAGE_OK)
-        ios_fail(err, st, path, "rules", -1, "could not apply the rules");
-    *bits = 0;
-    for (int k = 0; st == IOSAGE_OK && k < r.n_patterns; k++)
-        if (r.patterns[k].detected)
-            *bits |= 1u << k;
-    iosage_log_free(log);
-    return st;
-}
-
-iosage_status iosage_dataset_rules(const iosage_dataset *ds, uint32_t *pred,
-                                   iosage_error *err)
-{
-    if (!ds->logs)
-        return ios_fail(err, IOSAGE_E_USAGE, NULL, "eval", -1,
-                        "the dataset has no log paths for the rules");
-    for (size_t i = 0; i < ds->n_rows; i++) {
-        if (!ds->logs[i])
-            return ios_fail(err, IOSAGE_E_USAGE, NULL, "eval", -1,
-                            "row %zu has no log path for the rules", i);
-        iosage_status st = rules_of(ds->logs[i], &pred[i], err);
-        if (st != IOSAGE_OK)
-            return st;
-    }
-    return IOSAGE_OK;
 }
 
 /* --- Leave one kernel out ------------------------------------------------- */

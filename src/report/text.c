@@ -301,11 +301,18 @@ static void text_change(struct tview *t, const json_t *doc, const json_t *c)
     rep_where(&s, rep_obj(c, "where"));
     if (s.len)
         field(t, 5, "where:  ", s.p);
-    field(t, 5, "why:    ", rep_str(c, "why"));
+    const char *why = rep_str(c, "why");
+    field(t, 5, "why:    ", why);
+    /* the evidence under it, but a line the "why" already quotes (the
+     * offline advice quotes the first) is not printed a second time */
     size_t j;
     const json_t *v;
-    json_array_foreach(rep_arr(c, "evidence"), j, v)
-        field(t, 5, "  - ", json_is_string(v) ? json_string_value(v) : NULL);
+    json_array_foreach(rep_arr(c, "evidence"), j, v) {
+        const char *line = json_is_string(v) ? json_string_value(v) : NULL;
+        if (line && line[0] && why && strstr(why, line))
+            continue;
+        field(t, 5, "  - ", line);
+    }
     field(t, 5, "expected effect: ", rep_str(c, "expected_effect"));
     field(t, 5, "when not to apply: ", rep_str(c, "when_not_to_apply"));
     if (s.oom)

@@ -31,6 +31,7 @@
 #include "iosage/darshan.h"
 #include "iosage/features.h"
 #include "iosage/model.h"
+#include "iosage/rules.h"
 #include "iosage/patterns.h"
 #include "model/internal.h"
 #include "testutil.h"

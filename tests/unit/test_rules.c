@@ -26,6 +26,7 @@
 #include "iosage/darshan.h"
 #include "iosage/features.h"
 #include "iosage/patterns.h"
+#include "iosage/report.h"
 #include "iosage/rules.h"
 #include "testutil.h"
 
