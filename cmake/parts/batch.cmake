@@ -15,7 +15,6 @@ if(MPI_C_FOUND)
        ${PROJECT_SOURCE_DIR}/src/batch_mpi/*.c)
   add_executable(iosage-mpi ${IOSAGE_BATCH_MPI_SOURCES} ${IOSAGE_BATCH_CLI_SOURCES})
   target_include_directories(iosage-mpi PRIVATE ${PROJECT_SOURCE_DIR}/src)
-  target_compile_definitions(iosage-mpi PRIVATE IOSAGE_VERSION="${PROJECT_VERSION}")
   target_link_libraries(iosage-mpi PRIVATE iosage_obj MPI::MPI_C ZLIB::ZLIB
                         BZip2::BZip2 m)
   iosage_embed_model(TARGET iosage-mpi DIR ${PROJECT_SOURCE_DIR}/models/default)

@@ -13,10 +13,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "iosage/version.h"
 
-#ifndef IOSAGE_VERSION
-#define IOSAGE_VERSION "0"
-#endif
 
 static int warn(json_t *warnings, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -243,8 +241,10 @@ json_t *iosage_report_build(const struct iosage_advise_input *in,
     if (err)
         memset(err, 0, sizeof *err);
     json_t *warnings = json_array();
+    char generator[64];
+    snprintf(generator, sizeof generator, "iosage %s", iosage_version());
     json_t *doc = json_pack("{s:s,s:i,s:s,s:o}", "schema", "iosage-report",
-                            "version", 1, "generator", "iosage " IOSAGE_VERSION,
+                            "version", 1, "generator", generator,
                             "file", ios_json_str(in->path ? in->path : in->log->path));
     int bad = !doc || !warnings;
     if (!bad) {

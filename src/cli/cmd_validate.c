@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "iosage/label.h"
 #include "iosage/validate.h"
+#include "iosage/version.h"
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_MARKDOWN };
 
@@ -522,10 +523,12 @@ static void print_json(FILE *out, const struct scenario_run *runs, int n,
     json_t *list = json_array();
     for (int i = 0; i < n; i++)
         json_array_append_new(list, result_json(&runs[i], a));
+    char generator[64];
+    snprintf(generator, sizeof generator, "iosage %s", iosage_version());
     json_t *doc = json_pack("{s:s,s:i,s:s,s:i,s:b,s:s,s:o}", "schema",
                             "iosage-validate", "version", 1, "metric",
                             "kernel_seconds", "runs", a->o.runs, "traced_runs",
-                            0, "generator", "iosage " IOSAGE_VERSION,
+                            0, "generator", generator,
                             "scenarios", list);
     json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
     fputc('\n', out);

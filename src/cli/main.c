@@ -7,10 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "iosage/version.h"
 
-#ifndef IOSAGE_VERSION
-#define IOSAGE_VERSION "0.0.0"
-#endif
 
 struct command {
     const char *name;
@@ -102,7 +100,7 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
-        printf("iosage %s\n", IOSAGE_VERSION);
+        printf("iosage %s\n", iosage_version());
         return CLI_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -13,10 +13,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "iosage/version.h"
 
-#ifndef IOSAGE_VERSION
-#define IOSAGE_VERSION "unknown"
-#endif
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_rc = CURLE_FAILED_INIT;
@@ -81,7 +79,9 @@ void ios_llm_post(CURL *easy, const iosage_llm_client *c,
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, to_ms(timeout_s));
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, to_ms(connect_s));
     curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(easy, CURLOPT_USERAGENT, "iosage/" IOSAGE_VERSION);
+    char agent[64]; /* libcurl keeps a copy */
+    snprintf(agent, sizeof agent, "iosage/%s", iosage_version());
+    curl_easy_setopt(easy, CURLOPT_USERAGENT, agent);
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(easy, CURLOPT_POST, 1L);
     curl_easy_setopt(easy, CURLOPT_POSTFIELDS, body);
