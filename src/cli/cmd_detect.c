@@ -52,6 +52,14 @@ struct detect_args {
     char **logs;
 };
 
+enum { OPT_NO_SHAP = 1, OPT_MODEL, OPT_THREADS };
+
+static const struct cli_option detect_options[] = {
+    {"--no-shap", NULL, 0, OPT_NO_SHAP},
+    {"--model", NULL, 1, OPT_MODEL},
+    {"--threads", NULL, 1, OPT_THREADS},
+    {0}};
+
 static int parse_detect_args(int argc, char **argv, struct detect_args *a,
                              int *done)
 {
@@ -59,31 +67,30 @@ static int parse_detect_args(int argc, char **argv, struct detect_args *a,
     a->shap = 1;
     a->threads = 1;
     char **dst = argv + 1; /* logs are collected in place, at the front */
-    for (int i = 1; i < argc; i++) {
-        char *s = argv[i];
-        if (cli_is_help(s)) {
+    struct cli_args it;
+    cli_args_init(&it, "detect", argc, argv, detect_options);
+    const char *s, *val;
+    int id;
+    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
+        if (id == CLI_ARG_HELP) {
             detect_help();
             *done = 1;
             return CLI_OK;
-        } else if (strcmp(s, "--no-shap") == 0) {
+        } else if (id == CLI_ARG_USAGE) {
+            return CLI_USAGE;
+        } else if (id == OPT_NO_SHAP) {
             a->shap = 0;
-        } else if (strcmp(s, "--model") == 0 || strcmp(s, "--threads") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("detect", "detect: %s needs a value", s);
-            char *val = argv[++i], *end;
-            if (s[2] == 'm') {
-                a->model_dir = val;
-                continue;
-            }
+        } else if (id == OPT_MODEL) {
+            a->model_dir = val;
+        } else if (id == OPT_THREADS) {
+            char *end;
             long v = strtol(val, &end, 10);
             if (end == val || *end || v < 0 || v > 4096)
                 return cli_usage_error("detect", "detect: --threads takes a "
                                        "whole number, got '%s'", val);
             a->threads = (int)v;
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error("detect", "detect: unknown option '%s'", s);
         } else {
-            *dst++ = s;
+            *dst++ = (char *)val; /* an operand: one of argv's strings */
         }
     }
     a->logs = argv + 1;

@@ -44,45 +44,44 @@ struct dump_opts {
     const char *path;
 };
 
+/* The options; the id of a mode is its flag plus one, --dxt is DXT_ID. */
+#define DXT_ID 0x10000
+static const struct cli_option dump_options[] = {
+    {"--base", NULL, 0, IOSAGE_DUMP_BASE + 1},
+    {"--total", NULL, 0, IOSAGE_DUMP_TOTAL + 1},
+    {"--file", NULL, 0, IOSAGE_DUMP_FILE + 1},
+    {"--perf", NULL, 0, IOSAGE_DUMP_PERF + 1},
+    {"--all", NULL, 0, IOSAGE_DUMP_ALL + 1},
+    {"--show-incomplete", NULL, 0, IOSAGE_DUMP_SHOW_INCOMPLETE + 1},
+    {"--dxt", NULL, 0, DXT_ID},
+    {0}};
+
 /* Parse argv into o; returns CLI_OK, or the exit code to return now. */
 static int parse_dump_args(int argc, char **argv, struct dump_opts *o,
                            int *done)
 {
-    static const struct {
-        const char *name;
-        int flags;
-    } modes[] = {
-        {"--base", IOSAGE_DUMP_BASE},   {"--total", IOSAGE_DUMP_TOTAL},
-        {"--file", IOSAGE_DUMP_FILE},   {"--perf", IOSAGE_DUMP_PERF},
-        {"--all", IOSAGE_DUMP_ALL},
-        {"--show-incomplete", IOSAGE_DUMP_SHOW_INCOMPLETE},
-    };
     *done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        size_t m;
-        if (cli_is_help(a)) {
+    struct cli_args it;
+    cli_args_init(&it, "dump", argc, argv, dump_options);
+    const char *s, *val;
+    int id;
+    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
+        if (id == CLI_ARG_HELP) {
             dump_help();
             *done = 1;
             return CLI_OK;
-        }
-        if (strcmp(a, "--dxt") == 0) {
+        } else if (id == CLI_ARG_USAGE) {
+            return CLI_USAGE;
+        } else if (id == DXT_ID) {
             o->dxt = 1;
-            continue;
-        }
-        for (m = 0; m < sizeof modes / sizeof modes[0]; m++)
-            if (strcmp(a, modes[m].name) == 0)
-                break;
-        if (m < sizeof modes / sizeof modes[0]) {
-            o->flags |= modes[m].flags;
-            continue;
-        }
-        if (a[0] == '-' && a[1] != '\0')
-            return cli_usage_error("dump", "dump: unknown option '%s'", a);
-        if (o->path)
+        } else if (id > 0) {
+            o->flags |= id - 1;
+        } else if (o->path) {
             return cli_usage_error("dump", "dump: takes one LOG, got '%s' too",
-                                   a);
-        o->path = a;
+                                   val);
+        } else {
+            o->path = val;
+        }
     }
     if (!o->path)
         return cli_usage_error("dump", "dump: no LOG given");

@@ -116,29 +116,29 @@ static int parse_value(struct eval_args *a, const char *opt, const char *val)
     return CLI_OK;
 }
 
-static int takes_value(const char *s)
-{
-    static const char *const opts[] = {"--split", "--format", "--threads",
-                                       "--train-data", "--forest-trees"};
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (strcmp(s, opts[i]) == 0)
-            return 1;
-    return 0;
-}
+/* The options: ids 1..4 are flags, 5.. take a value (parse_value). */
+static const struct cli_option eval_options[] = {
+    {"--quiet", "-q", 0, 1},
+    {"--compare", NULL, 0, 2},
+    {"--loko", NULL, 0, 3},
+    {"--errors", NULL, 0, 4},
+    {"--split", NULL, 1, 5},
+    {"--format", NULL, 1, 6},
+    {"--threads", NULL, 1, 7},
+    {"--train-data", NULL, 1, 8},
+    {"--forest-trees", NULL, 1, 9},
+    {0}};
 
-static int parse_flag(struct eval_args *a, const char *s)
+static void set_flag(struct eval_args *a, int id)
 {
-    if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0)
+    if (id == 1)
         a->quiet = 1;
-    else if (strcmp(s, "--compare") == 0)
+    else if (id == 2)
         a->compare = 1;
-    else if (strcmp(s, "--loko") == 0)
+    else if (id == 3)
         a->loko = 1;
-    else if (strcmp(s, "--errors") == 0)
-        a->errors = 1;
     else
-        return 0;
-    return 1;
+        a->errors = 1;
 }
 
 static int check_args(const struct eval_args *a)
@@ -162,29 +162,30 @@ static int parse_eval_args(int argc, char **argv, struct eval_args *a,
     a->split = IOSAGE_SPLIT_TEST;
     a->threads = 1;
     a->trees = 100;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (cli_is_help(s)) {
+    struct cli_args it;
+    cli_args_init(&it, "eval", argc, argv, eval_options);
+    const char *s, *val;
+    int id;
+    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
+        if (id == CLI_ARG_HELP) {
             eval_help();
             *done = 1;
             return CLI_OK;
-        } else if (parse_flag(a, s)) {
-            continue;
-        } else if (takes_value(s)) {
-            if (i + 1 >= argc)
-                return cli_usage_error("eval", "eval: %s needs a value", s);
-            int rc = parse_value(a, s, argv[++i]);
+        } else if (id == CLI_ARG_USAGE) {
+            return CLI_USAGE;
+        } else if (id > 0 && id <= 4) {
+            set_flag(a, id);
+        } else if (id > 4) {
+            int rc = parse_value(a, s, val);
             if (rc != CLI_OK)
                 return rc;
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error("eval", "eval: unknown option '%s'", s);
         } else if (!a->bundle) {
-            a->bundle = s;
+            a->bundle = val;
         } else if (!a->dataset) {
-            a->dataset = s;
+            a->dataset = val;
         } else {
             return cli_usage_error("eval", "eval: takes DIR and DATASET, got "
-                                   "'%s' too", s);
+                                   "'%s' too", val);
         }
     }
     return check_args(a);

@@ -84,42 +84,40 @@ static int label_one(const char *path, int verbose)
     return CLI_OK;
 }
 
+static const struct cli_option label_options[] = {
+    {"--header", NULL, 0, 1},
+    {"--verbose", "-v", 0, 2},
+    {0}};
+
 int cmd_label(int argc, char **argv)
 {
     int header = 0, verbose = 0, nlogs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
+    char **logs = argv + 1; /* collected in place, at the front */
+    struct cli_args it;
+    cli_args_init(&it, "label", argc, argv, label_options);
+    const char *s, *val;
+    int id;
+    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
+        if (id == CLI_ARG_HELP) {
             label_help();
             return CLI_OK;
-        }
-        if (strcmp(a, "--header") == 0)
+        } else if (id == CLI_ARG_USAGE) {
+            return CLI_USAGE;
+        } else if (id == 1) {
             header = 1;
-        else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
+        } else if (id == 2) {
             verbose = 1;
-        else if (strcmp(a, "--") == 0) {
-            nlogs += argc - i - 1;
-            break;
+        } else {
+            logs[nlogs++] = (char *)val; /* one of argv's strings */
         }
-        else if (a[0] == '-' && a[1] != '\0')
-            return cli_usage_error("label", "label: unknown option '%s'", a);
-        else
-            nlogs++;
     }
     if (nlogs == 0)
         return cli_usage_error("label", "label: no LOG given");
     if (header)
         print_header();
-    int rc = CLI_OK, opts = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts && strcmp(a, "--") == 0) {
-            opts = 0;
-            continue;
-        }
-        if (opts && a[0] == '-' && a[1] != '\0')
-            continue;
-        int one = label_one(a, verbose);
+    int rc = CLI_OK;
+    for (int i = 0; i < nlogs; i++) {
+        int one = label_one(logs[i], verbose);
         if (one != CLI_OK && (rc == CLI_OK || one == CLI_INTERNAL))
             rc = one;
     }

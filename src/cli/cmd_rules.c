@@ -86,30 +86,25 @@ static int rules_one(const char *path)
 int cmd_rules(int argc, char **argv)
 {
     int nlogs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
+    char **logs = argv + 1; /* collected in place, at the front */
+    struct cli_args it;
+    cli_args_init(&it, "rules", argc, argv, NULL);
+    const char *s, *val;
+    int id;
+    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
+        if (id == CLI_ARG_HELP) {
             rules_help();
             return CLI_OK;
+        } else if (id == CLI_ARG_USAGE) {
+            return CLI_USAGE;
         }
-        if (strcmp(a, "--") == 0) {
-            nlogs += argc - i - 1;
-            break;
-        }
-        if (a[0] == '-' && a[1] != '\0')
-            return cli_usage_error("rules", "rules: unknown option '%s'", a);
-        nlogs++;
+        logs[nlogs++] = (char *)val; /* one of argv's strings */
     }
     if (nlogs == 0)
         return cli_usage_error("rules", "rules: no LOG given");
-    int rc = CLI_OK, opts = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts && strcmp(a, "--") == 0) {
-            opts = 0;
-            continue;
-        }
-        int one = rules_one(a);
+    int rc = CLI_OK;
+    for (int i = 0; i < nlogs; i++) {
+        int one = rules_one(logs[i]);
         if (one != CLI_OK && (rc == CLI_OK || one == CLI_INTERNAL))
             rc = one;
     }

@@ -81,34 +81,41 @@ static int set_value(struct train_args *a, const char *opt, const char *val)
     return CLI_OK;
 }
 
+static const struct cli_option train_options[] = {
+    {"--quiet", "-q", 0, 1},
+    {"--output", "-o", 1, 2},
+    {"--seed", NULL, 1, 3},
+    {"--threads", NULL, 1, 4},
+    {"--rounds", NULL, 1, 5},
+    {0}};
+
 static int parse_train_args(int argc, char **argv, struct train_args *a,
                             int *done)
 {
     *done = 0;
     iosage_train_params_default(&a->p);
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (cli_is_help(s)) {
+    struct cli_args it;
+    cli_args_init(&it, "train", argc, argv, train_options);
+    const char *s, *val;
+    int id;
+    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
+        if (id == CLI_ARG_HELP) {
             train_help();
             *done = 1;
             return CLI_OK;
-        } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
+        } else if (id == CLI_ARG_USAGE) {
+            return CLI_USAGE;
+        } else if (id == 1) {
             a->quiet = 1;
-        } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||
-                   strcmp(s, "--seed") == 0 || strcmp(s, "--threads") == 0 ||
-                   strcmp(s, "--rounds") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error("train", "train: %s needs a value", s);
-            int rc = set_value(a, s, argv[++i]);
+        } else if (id > 1) {
+            int rc = set_value(a, s, val);
             if (rc != CLI_OK)
                 return rc;
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error("train", "train: unknown option '%s'", s);
         } else if (a->dataset) {
             return cli_usage_error("train", "train: takes one DATASET, got "
-                                   "'%s' too", s);
+                                   "'%s' too", val);
         } else {
-            a->dataset = s;
+            a->dataset = val;
         }
     }
     if (!a->dataset)
