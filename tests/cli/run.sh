@@ -2,12 +2,38 @@
 # tests/cli/run.sh IOSAGE EXAMPLE_WRITER - the command line keeps its promises:
 # help on stdout with exit 0, usage errors as one stderr line with exit 2,
 # unreadable input as one stderr line with exit 3, data on stdout.
+#
+# Every case's whole stdout and stderr are compared with tests/cli/golden/
+# <case>.out and .err (the temporary directory written as <tmp>). After an
+# intended change, IOSAGE_CLI_REFRESH=1 rewrites the golden files; review
+# them with git diff.
 set -u
+export TZ=UTC
 iosage=$1
 writer=$2
+golden=$(cd "$(dirname "$0")" && pwd)/golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+
+# same_as_golden NAME: 1 when $tmp/out and $tmp/err are the golden files of
+# case NAME (written first with IOSAGE_CLI_REFRESH)
+same_as_golden() {
+  local slug ok=1 s
+  slug=$(printf '%s' "$1" | tr -c 'A-Za-z0-9_-' '-')
+  for s in out err; do
+    sed "s|$tmp|<tmp>|g" "$tmp/$s" >"$tmp/$s.golden"
+    if [ -n "${IOSAGE_CLI_REFRESH:-}" ]; then
+      mkdir -p "$golden" && cp "$tmp/$s.golden" "$golden/$slug.$s"
+    fi
+    if ! cmp -s "$tmp/$s.golden" "$golden/$slug.$s"; then
+      echo "FAIL $1: $s differs from tests/cli/golden/$slug.$s:" >&2
+      diff "$golden/$slug.$s" "$tmp/$s.golden" 2>&1 | head -5 >&2
+      ok=0
+    fi
+  done
+  [ $ok -eq 1 ]
+}
 
 # expect NAME WANT_RC WANT_STDOUT_LINES(or -) WANT_STDERR_LINES(or -) CMD...
 expect() {
@@ -19,6 +45,7 @@ expect() {
   [ "$got" -eq "$rc" ] || ok=0
   if [ "$out_lines" != - ] && [ "$(wc -l <"$tmp/out")" -ne "$out_lines" ]; then ok=0; fi
   if [ "$err_lines" != - ] && [ "$(wc -l <"$tmp/err")" -ne "$err_lines" ]; then ok=0; fi
+  same_as_golden "$name" || ok=0
   if [ $ok -eq 1 ]; then
     pass=$((pass + 1))
   else

@@ -5,6 +5,7 @@
 #                    the charts are in the DOM, no script ran (skips, 77,
 #                    without /usr/bin/chromium)
 #   report_schema    the fixtures validate against docs/report-schema.json
+#   report_schema_generated  so do documents iosage analyze generates
 set(IOSAGE_REPORT_TESTS ${CMAKE_CURRENT_LIST_DIR})
 
 add_executable(report_render ${IOSAGE_REPORT_TESTS}/render.c
@@ -29,3 +30,10 @@ add_test(NAME report_schema COMMAND /usr/bin/python3
          ${IOSAGE_REPORT_TESTS}/check_schema.py ${PROJECT_SOURCE_DIR}/docs/report-schema.json
          ${IOSAGE_REPORT_TESTS}/fixtures)
 set_tests_properties(report_schema PROPERTIES TIMEOUT 60)
+
+# report_schema_generated: the documents `iosage analyze` writes (demo log,
+# bench-runs logs of several patterns, a healthy one, an LLM fallback, the
+# public logs when present) validate against the same schema.
+add_test(NAME report_schema_generated COMMAND ${IOSAGE_REPORT_TESTS}/schema_generated.sh
+         $<TARGET_FILE:iosage> $<TARGET_FILE:iosage-example-writer> ${PROJECT_SOURCE_DIR})
+set_tests_properties(report_schema_generated PROPERTIES TIMEOUT 120)

@@ -1,7 +1,7 @@
 # `iosage validate` end to end: a tiny scenario with 3 pairs, a healthy one,
 # and a proposal the scenario has no configuration for, against a fake
 # analyzer (tests/validate/fake_analyzer.sh). The statistics, the scenario
-# format and the report parsing are unit-tested in tests/unit/test_validate.c.
+# format and the report parsing are unit-tested in tests/unit/validate/test_validate.c.
 # The kernels and the MPI tracer are added after tests/ (top CMakeLists), so
 # their paths are passed as they will be; run.sh skips (77) without them.
 add_test(NAME validate_e2e

@@ -1,0 +1,140 @@
+/*
+ * tests/unit/common/test_common.c - src/common: the id map, the job's run
+ * time, the three number styles, ios_fail and the JSON helpers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ios_common.h"
+#include "ios_json.h"
+#include "iosage/version.h"
+
+/* 100k ids, far apart and close together: every one found at its index,
+ * absent ids not found, a second put replaces the index. */
+static void test_idmap(void **state)
+{
+    (void)state;
+    ios_idmap m = {0};
+    size_t at = 99;
+    assert_int_equal(ios_idmap_get(&m, 7, &at), 0);
+    for (size_t i = 0; i < 100000; i++) {
+        uint64_t id = i % 2 ? (uint64_t)i * 0x9E3779B97F4A7C15ull : i;
+        assert_int_equal(ios_idmap_put(&m, id, i), 0);
+    }
+    assert_int_equal(m.n, 100000);
+    assert_true(m.cap >= 2 * m.n);
+    for (size_t i = 0; i < 100000; i++) {
+        uint64_t id = i % 2 ? (uint64_t)i * 0x9E3779B97F4A7C15ull : i;
+        assert_int_equal(ios_idmap_get(&m, id, &at), 1);
+        assert_int_equal(at, i);
+    }
+    assert_int_equal(ios_idmap_get(&m, 100000, &at), 0);
+    assert_int_equal(ios_idmap_put(&m, 4, 12345), 0);
+    assert_int_equal(m.n, 100000);
+    assert_int_equal(ios_idmap_get(&m, 4, &at), 1);
+    assert_int_equal(at, 12345);
+    ios_idmap_free(&m);
+    assert_int_equal(m.cap, 0);
+    assert_int_equal(ios_idmap_get(&m, 4, &at), 0);
+}
+
+/* 3.41: nanoseconds count; older: whole seconds plus one; wrapped values
+ * give a defined result. */
+static void test_run_time(void **state)
+{
+    (void)state;
+    struct iosage_header h;
+    struct iosage_job j;
+    memset(&h, 0, sizeof h);
+    memset(&j, 0, sizeof j);
+    h.ver_major = 3;
+    h.ver_minor = 41;
+    j.start_time_sec = 1000;
+    j.start_time_nsec = 250000000;
+    j.end_time_sec = 1002;
+    j.end_time_nsec = 750000000;
+    assert_float_equal(ios_job_run_time(&h, &j), 2.5, 1e-9);
+    h.ver_minor = 10;
+    assert_float_equal(ios_job_run_time(&h, &j), 3.0, 0);
+    j.end_time_sec = 999; /* ended before it started: 0 seconds */
+    assert_float_equal(ios_job_run_time(&h, &j), 0.0, 0);
+    j.start_time_sec = INT64_MIN;
+    j.end_time_sec = INT64_MAX; /* wraps to -1 + 1 */
+    assert_float_equal(ios_job_run_time(&h, &j), 0.0, 0);
+}
+
+/* Each style keeps its own digits (the outputs that use them depend on it). */
+static void test_numfmt(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(ios_fmt_doc_bytes(b, sizeof b, 1536), "1.50 KiB");
+    assert_string_equal(ios_fmt_bytes(b, sizeof b, 1536), "1.5 KiB");
+    assert_string_equal(ios_fmt_label_bytes(b, sizeof b, 3430), "3.35 KiB");
+    assert_string_equal(ios_fmt_doc_bytes(b, sizeof b, 1023), "1023 B");
+    assert_string_equal(ios_fmt_doc_count(b, sizeof b, 1234567), "1,234,567");
+    assert_string_equal(ios_fmt_count(b, sizeof b, 12345), "12.3 k");
+    assert_string_equal(ios_fmt_label_count(b, sizeof b, 13400), "13.4k");
+    assert_string_equal(ios_fmt_doc_pct(b, sizeof b, 0.0042), "0.4%");
+    assert_string_equal(ios_fmt_pct(b, sizeof b, 0.0042), "<1%");
+    assert_string_equal(ios_fmt_label_pct(b, sizeof b, 0.042), "4.2%");
+    assert_string_equal(ios_fmt_pct(b, sizeof b, 0.253), "25%");
+    assert_string_equal(ios_fmt_doc_secs(b, sizeof b, 4000), "1 h 06 min");
+    assert_string_equal(ios_fmt_secs(b, sizeof b, 0.0031), "3.1 ms");
+    assert_string_equal(ios_fmt_doc_num(b, sizeof b, -0.0), "0");
+    assert_string_equal(ios_fmt_doc_score(b, sizeof b, 0.9932), "0.99");
+}
+
+/* ios_fail fills every part and keeps the message on one line. */
+static void test_fail(void **state)
+{
+    (void)state;
+    iosage_error e;
+    char line[600];
+    assert_int_equal(ios_fail(&e, IOSAGE_E_CORRUPT, "a.darshan", "POSIX", 42,
+                              "bad\nrecord %d", 3), IOSAGE_E_CORRUPT);
+    assert_int_equal(e.code, IOSAGE_E_CORRUPT);
+    assert_string_equal(iosage_error_line(&e, line, sizeof line),
+                        "a.darshan: POSIX: bad record 3 (at byte 42)");
+    assert_int_equal(ios_fail(NULL, IOSAGE_E_NOMEM, NULL, NULL, -1, "x"),
+                     IOSAGE_E_NOMEM);
+}
+
+/* JSON strings are valid UTF-8 whatever the bytes; reals are finite. */
+static void test_json(void **state)
+{
+    (void)state;
+    json_t *s = ios_json_str("a\xff" "b\xc3\xa9");
+    assert_non_null(s);
+    assert_string_equal(json_string_value(s), "a\xef\xbf\xbd" "b\xc3\xa9");
+    json_decref(s);
+    json_t *o = json_object();
+    assert_int_equal(ios_json_set(o, "r", ios_json_real(1.0 / 0.0)), 0);
+    assert_float_equal(json_real_value(json_object_get(o, "r")), 0.0, 0);
+    assert_int_equal(ios_json_set(o, "n", NULL), -1);
+    assert_true(json_is_null(ios_json_str(NULL)));
+    json_decref(o);
+    /* the project version: three numbers */
+    unsigned a, b, c;
+    char end;
+    assert_int_equal(sscanf(iosage_version(), "%u.%u.%u%c", &a, &b, &c, &end), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_idmap),
+        cmocka_unit_test(test_run_time),
+        cmocka_unit_test(test_numfmt),
+        cmocka_unit_test(test_fail),
+        cmocka_unit_test(test_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
