@@ -14,10 +14,10 @@
 
 #include "iosage/counters.h"
 #include "internal.h"
-#include "ios_runtime.h"
+#include "iosage/features.h"
 
 #define MIB 1048576.0
-#define MAX_RANKS (1 << 22) /* a larger nprocs is not believed */
+#define MAX_RANKS (1 << 22) /* per-rank arrays of at most this many ranks */
 
 #define CV_MAX ((int64_t)1 << 56) /* larger counter values are garbage */
 
@@ -286,21 +286,23 @@ static int64_t file_find(const struct lb_table *t, uint64_t id)
 
 /* --- job facts ------------------------------------------------------------- */
 
-/* nprocs of the job, or the ranks seen when the job record is not
- * believable (pre-release logs). */
-static int64_t usable_nprocs(const iosage_log *log)
+/* The job's rank count and run time: the file table's (features), so that
+ * the labeler and the models see the same job. Before, the labeler had its
+ * own rules (the job record's nprocs even when records name higher ranks;
+ * the raw run time even when it is zero or negative), and the two could
+ * disagree on the same log. */
+static iosage_status job_facts(const iosage_log *log, struct lb_table *t)
 {
-    int64_t n = log->job.nprocs;
-    if (n >= 1 && n <= MAX_RANKS)
-        return n;
-    int64_t top = 0;
-    for (int m = 0; m < IOSAGE_MAX_MODULES; m++)
-        for (size_t i = 0; i < log->modules[m].n_records; i++) {
-            int64_t r = log->modules[m].records[i].rank;
-            if (r >= top && r < MAX_RANKS)
-                top = r + 1;
-        }
-    return top > 0 ? top : 1;
+    iosage_file_table *ft = NULL;
+    iosage_status st = iosage_file_table_build(log, &ft, NULL);
+    if (st != IOSAGE_OK)
+        return st;
+    t->nprocs = ft->job.nprocs >= 1 ? ft->job.nprocs : 1;
+    if (t->nprocs > MAX_RANKS) /* the per-rank arrays stay bounded */
+        t->nprocs = MAX_RANKS;
+    t->run_time = ft->job.run_time;
+    iosage_file_table_free(ft);
+    return IOSAGE_OK;
 }
 
 static void fold_lustre(struct lb_file *f, const iosage_record *rec)
@@ -500,8 +502,8 @@ void lb_table_free(struct lb_table *t)
 iosage_status lb_table_build(const iosage_log *log, struct lb_table *t)
 {
     memset(t, 0, sizeof *t);
-    t->nprocs = usable_nprocs(log);
-    t->run_time = ios_job_run_time(&log->header, &log->job);
+    if (job_facts(log, t) != IOSAGE_OK)
+        return IOSAGE_E_NOMEM;
     t->rank_time = calloc((size_t)t->nprocs, sizeof *t->rank_time);
     t->rank_bytes = calloc((size_t)t->nprocs, sizeof *t->rank_bytes);
     if (!t->rank_time || !t->rank_bytes || fold_all(log, t) != IOSAGE_OK ||
