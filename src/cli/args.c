@@ -16,15 +16,32 @@
 
 #include "cli.h"
 
-void cli_args_init(struct cli_args *it, const char *cmd, int argc, char **argv,
-                   const struct cli_option *options)
+struct cli_args cli_args(const char *cmd, int argc, char **argv,
+                         const struct cli_option *options, void (*help)(void))
 {
-    memset(it, 0, sizeof *it);
-    it->cmd = cmd;
-    it->argc = argc;
-    it->argv = argv;
-    it->i = 1;
-    it->options = options;
+    struct cli_args it;
+    memset(&it, 0, sizeof it);
+    it.cmd = cmd;
+    it.argc = argc;
+    it.argv = argv;
+    it.i = 1;
+    it.options = options;
+    it.help = help;
+    return it;
+}
+
+int cli_args_stop(const struct cli_args *it, int *done)
+{
+    if (done)
+        *done = it->helped;
+    return it->rc;
+}
+
+/* Stop the walk with exit code rc. */
+static int stop(struct cli_args *it, int rc)
+{
+    it->rc = rc;
+    return CLI_ARG_STOP;
 }
 
 /* Index of arg in the option table, or -1. */
@@ -37,38 +54,37 @@ static int find_option(const struct cli_option *options, const char *arg)
     return -1;
 }
 
-int cli_args_next(struct cli_args *it, const char **arg, const char **value)
+int cli_args_next(struct cli_args *it)
 {
-    *value = NULL;
+    it->value = NULL;
     if (it->i >= it->argc)
         return CLI_ARG_END;
     const char *s = it->argv[it->i++];
-    *arg = s;
-    if (it->operands_only) {
-        *value = s;
-        return CLI_ARG_OPERAND;
+    it->arg = s;
+    if (!it->operands_only && cli_is_help(s)) {
+        it->help();
+        it->helped = 1;
+        return stop(it, CLI_OK);
     }
-    if (cli_is_help(s))
-        return CLI_ARG_HELP;
-    if (strcmp(s, "--") == 0) {
+    if (!it->operands_only && strcmp(s, "--") == 0) {
         it->operands_only = 1;
-        return cli_args_next(it, arg, value);
+        return cli_args_next(it);
     }
-    int k = find_option(it->options, s);
+    int k = it->operands_only ? -1 : find_option(it->options, s);
     if (k >= 0) {
         if (it->options[k].takes_value) {
             if (it->i >= it->argc) {
                 cli_usage_error(it->cmd, "%s: %s needs a value", it->cmd, s);
-                return CLI_ARG_USAGE;
+                return stop(it, CLI_USAGE);
             }
-            *value = it->argv[it->i++];
+            it->value = it->argv[it->i++];
         }
         return it->options[k].id;
     }
-    if (s[0] == '-' && s[1] != '\0') {
+    if (!it->operands_only && s[0] == '-' && s[1] != '\0') {
         cli_usage_error(it->cmd, "%s: unknown option '%s'", it->cmd, s);
-        return CLI_ARG_USAGE;
+        return stop(it, CLI_USAGE);
     }
-    *value = s;
+    it->value = s;
     return CLI_ARG_OPERAND;
 }

@@ -56,23 +56,34 @@ struct cli_args {
     int i;                            /* the next argument */
     int operands_only;                /* "--" was seen */
     const struct cli_option *options;
+    void (*help)(void);               /* prints the command's --help */
+    const char *arg;                  /* the last argument as given */
+    const char *value;                /* its value, or the operand */
+    int rc;                           /* after CLI_ARG_STOP: the exit code */
+    int helped;                       /* after CLI_ARG_STOP: help printed */
 };
 
 /* What cli_args_next found besides an option's id (> 0). */
 enum {
     CLI_ARG_END = 0,      /* no argument left */
-    CLI_ARG_OPERAND = -1, /* *value is a LOG, DIR, ... */
-    CLI_ARG_HELP = -2,    /* -h or --help: print the help, exit 0 */
-    CLI_ARG_USAGE = -3    /* the error is printed: return CLI_USAGE */
+    CLI_ARG_OPERAND = -1, /* it.value is a LOG, DIR, ... */
+    CLI_ARG_STOP = -2     /* help printed (exit 0) or a usage error printed
+                             (exit 2): return cli_args_stop() */
 };
 
-void cli_args_init(struct cli_args *it, const char *cmd, int argc, char **argv,
-                   const struct cli_option *options);
+/* A walker over argv[1..argc) of command cmd with its options (a table
+ * ended by {0}, or NULL) and its help. */
+struct cli_args cli_args(const char *cmd, int argc, char **argv,
+                         const struct cli_option *options, void (*help)(void));
 
-/* The next argument: an option's id with its value in *value (NULL when it
- * takes none), an operand in *value, or one of the CLI_ARG_* above. *arg
- * is the argument as given (the option's spelling, for messages). */
-int cli_args_next(struct cli_args *it, const char **arg, const char **value);
+/* The next argument: an option's id with its value in it->value (NULL when
+ * it takes none), CLI_ARG_OPERAND with the operand in it->value,
+ * CLI_ARG_STOP or CLI_ARG_END. it->arg is the argument as given. */
+int cli_args_next(struct cli_args *it);
+
+/* After CLI_ARG_STOP: *done (when done is not NULL) = 1 when the help was
+ * printed; returns the exit code (CLI_OK after help, CLI_USAGE). */
+int cli_args_stop(const struct cli_args *it, int *done);
 
 /* The model bundle of dir (--model), or the embedded one when dir is NULL,
  * with XGBoost using `threads` threads. Prints the reason and returns an

@@ -114,25 +114,20 @@ static int parse_analyze_args(int argc, char **argv, struct analyze_args *a,
     *done = 0;
     a->format = IOSAGE_REPORT_TEXT;
     a->color = -1;
-    struct cli_args it;
-    cli_args_init(&it, "analyze", argc, argv, analyze_options);
-    const char *s, *val;
+    struct cli_args it =
+        cli_args("analyze", argc, argv, analyze_options, analyze_help);
     int id, rc = CLI_OK;
-    while (rc == CLI_OK && (id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
-        if (id == CLI_ARG_HELP) {
-            analyze_help();
-            *done = 1;
-            return CLI_OK;
-        } else if (id == CLI_ARG_USAGE) {
-            return CLI_USAGE;
-        } else if (id > 0) {
-            rc = set_option(a, id, val);
+    while (rc == CLI_OK && (id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id > 0) {
+            rc = set_option(a, id, it.value);
         } else if (a->log) {
             return cli_usage_error("analyze", "analyze: one LOG at a time (got "
                                    "'%s' and '%s'; `iosage batch` takes many)",
-                                   a->log, val);
+                                   a->log, it.value);
         } else {
-            a->log = val;
+            a->log = it.value;
         }
     }
     if (rc == CLI_OK && !a->log)

@@ -67,30 +67,25 @@ static int parse_detect_args(int argc, char **argv, struct detect_args *a,
     a->shap = 1;
     a->threads = 1;
     char **dst = argv + 1; /* logs are collected in place, at the front */
-    struct cli_args it;
-    cli_args_init(&it, "detect", argc, argv, detect_options);
-    const char *s, *val;
+    struct cli_args it =
+        cli_args("detect", argc, argv, detect_options, detect_help);
     int id;
-    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
-        if (id == CLI_ARG_HELP) {
-            detect_help();
-            *done = 1;
-            return CLI_OK;
-        } else if (id == CLI_ARG_USAGE) {
-            return CLI_USAGE;
-        } else if (id == OPT_NO_SHAP) {
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id == OPT_NO_SHAP) {
             a->shap = 0;
         } else if (id == OPT_MODEL) {
-            a->model_dir = val;
+            a->model_dir = it.value;
         } else if (id == OPT_THREADS) {
             char *end;
-            long v = strtol(val, &end, 10);
-            if (end == val || *end || v < 0 || v > 4096)
+            long v = strtol(it.value, &end, 10);
+            if (end == it.value || *end || v < 0 || v > 4096)
                 return cli_usage_error("detect", "detect: --threads takes a "
-                                       "whole number, got '%s'", val);
+                                       "whole number, got '%s'", it.value);
             a->threads = (int)v;
         } else {
-            *dst++ = (char *)val; /* an operand: one of argv's strings */
+            *dst++ = (char *)it.value; /* an operand: one of argv's strings */
         }
     }
     a->logs = argv + 1;

@@ -61,26 +61,21 @@ static int parse_dump_args(int argc, char **argv, struct dump_opts *o,
                            int *done)
 {
     *done = 0;
-    struct cli_args it;
-    cli_args_init(&it, "dump", argc, argv, dump_options);
-    const char *s, *val;
+    struct cli_args it =
+        cli_args("dump", argc, argv, dump_options, dump_help);
     int id;
-    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
-        if (id == CLI_ARG_HELP) {
-            dump_help();
-            *done = 1;
-            return CLI_OK;
-        } else if (id == CLI_ARG_USAGE) {
-            return CLI_USAGE;
-        } else if (id == DXT_ID) {
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id == DXT_ID) {
             o->dxt = 1;
         } else if (id > 0) {
             o->flags |= id - 1;
         } else if (o->path) {
             return cli_usage_error("dump", "dump: takes one LOG, got '%s' too",
-                                   val);
+                                   it.value);
         } else {
-            o->path = val;
+            o->path = it.value;
         }
     }
     if (!o->path)

@@ -162,30 +162,25 @@ static int parse_eval_args(int argc, char **argv, struct eval_args *a,
     a->split = IOSAGE_SPLIT_TEST;
     a->threads = 1;
     a->trees = 100;
-    struct cli_args it;
-    cli_args_init(&it, "eval", argc, argv, eval_options);
-    const char *s, *val;
+    struct cli_args it =
+        cli_args("eval", argc, argv, eval_options, eval_help);
     int id;
-    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
-        if (id == CLI_ARG_HELP) {
-            eval_help();
-            *done = 1;
-            return CLI_OK;
-        } else if (id == CLI_ARG_USAGE) {
-            return CLI_USAGE;
-        } else if (id > 0 && id <= 4) {
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id > 0 && id <= 4) {
             set_flag(a, id);
         } else if (id > 4) {
-            int rc = parse_value(a, s, val);
+            int rc = parse_value(a, it.arg, it.value);
             if (rc != CLI_OK)
                 return rc;
         } else if (!a->bundle) {
-            a->bundle = val;
+            a->bundle = it.value;
         } else if (!a->dataset) {
-            a->dataset = val;
+            a->dataset = it.value;
         } else {
             return cli_usage_error("eval", "eval: takes DIR and DATASET, got "
-                                   "'%s' too", val);
+                                   "'%s' too", it.value);
         }
     }
     return check_args(a);

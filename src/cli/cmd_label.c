@@ -93,22 +93,18 @@ int cmd_label(int argc, char **argv)
 {
     int header = 0, verbose = 0, nlogs = 0;
     char **logs = argv + 1; /* collected in place, at the front */
-    struct cli_args it;
-    cli_args_init(&it, "label", argc, argv, label_options);
-    const char *s, *val;
+    struct cli_args it =
+        cli_args("label", argc, argv, label_options, label_help);
     int id;
-    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
-        if (id == CLI_ARG_HELP) {
-            label_help();
-            return CLI_OK;
-        } else if (id == CLI_ARG_USAGE) {
-            return CLI_USAGE;
-        } else if (id == 1) {
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, NULL);
+        if (id == 1) {
             header = 1;
         } else if (id == 2) {
             verbose = 1;
         } else {
-            logs[nlogs++] = (char *)val; /* one of argv's strings */
+            logs[nlogs++] = (char *)it.value; /* one of argv's strings */
         }
     }
     if (nlogs == 0)

@@ -87,18 +87,13 @@ int cmd_rules(int argc, char **argv)
 {
     int nlogs = 0;
     char **logs = argv + 1; /* collected in place, at the front */
-    struct cli_args it;
-    cli_args_init(&it, "rules", argc, argv, NULL);
-    const char *s, *val;
+    struct cli_args it =
+        cli_args("rules", argc, argv, NULL, rules_help);
     int id;
-    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
-        if (id == CLI_ARG_HELP) {
-            rules_help();
-            return CLI_OK;
-        } else if (id == CLI_ARG_USAGE) {
-            return CLI_USAGE;
-        }
-        logs[nlogs++] = (char *)val; /* one of argv's strings */
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, NULL);
+        logs[nlogs++] = (char *)it.value; /* one of argv's strings */
     }
     if (nlogs == 0)
         return cli_usage_error("rules", "rules: no LOG given");

@@ -94,28 +94,23 @@ static int parse_train_args(int argc, char **argv, struct train_args *a,
 {
     *done = 0;
     iosage_train_params_default(&a->p);
-    struct cli_args it;
-    cli_args_init(&it, "train", argc, argv, train_options);
-    const char *s, *val;
+    struct cli_args it =
+        cli_args("train", argc, argv, train_options, train_help);
     int id;
-    while ((id = cli_args_next(&it, &s, &val)) != CLI_ARG_END) {
-        if (id == CLI_ARG_HELP) {
-            train_help();
-            *done = 1;
-            return CLI_OK;
-        } else if (id == CLI_ARG_USAGE) {
-            return CLI_USAGE;
-        } else if (id == 1) {
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id == 1) {
             a->quiet = 1;
         } else if (id > 1) {
-            int rc = set_value(a, s, val);
+            int rc = set_value(a, it.arg, it.value);
             if (rc != CLI_OK)
                 return rc;
         } else if (a->dataset) {
             return cli_usage_error("train", "train: takes one DATASET, got "
-                                   "'%s' too", val);
+                                   "'%s' too", it.value);
         } else {
-            a->dataset = val;
+            a->dataset = it.value;
         }
     }
     if (!a->dataset)
