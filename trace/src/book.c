@@ -115,6 +115,14 @@ static int attach_fd(int fd, struct trc_rec *r, int64_t offset)
     return 0;
 }
 
+/* 1 when fd is a regular file. Directories, devices, FIFOs and sockets get
+ * no record, as with the runtime. Asked once per file, at its first open. */
+static int regular_fd(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static void posix_meta(struct trc_rec *r, double t0, double t1)
 {
     add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_POSIX_F_META_TIME]);
@@ -128,11 +136,13 @@ void trc_posix_open(int fd, int dirfd, const char *path, int flags, int mode,
     int old = trc_lock();
     char clean[TRC_PATH_MAX];
     struct trc_rec *r = NULL;
-    if (trc_clean_path(dirfd, path, clean) == 0 && !trc_excluded(clean))
+    if (trc_clean_path(dirfd, path, clean) == 0 && !trc_excluded(clean) &&
+        (trc_rec_find(TRC_POSIX, clean) || regular_fd(fd)))
         r = trc_rec_get(TRC_POSIX, clean);
     if (r && attach_fd(fd, r, start_offset(fd, flags)) == 0) {
         r->c[IOSAGE_POSIX_OPENS]++;
-        r->c[IOSAGE_POSIX_MODE] = mode;
+        if (mode != 0) /* as the runtime: an open without O_CREAT keeps it */
+            r->c[IOSAGE_POSIX_MODE] = mode;
         stamp(&r->f[IOSAGE_POSIX_F_OPEN_START_TIMESTAMP],
               &r->f[IOSAGE_POSIX_F_OPEN_END_TIMESTAMP], t0, t1);
         posix_meta(r, t0, t1);
@@ -172,7 +182,10 @@ static void posix_pattern(struct trc_rec *r, int is_read, int64_t off,
         if (off == *last + 1)
             c[is_read ? IOSAGE_POSIX_CONSEC_READS
                       : IOSAGE_POSIX_CONSEC_WRITES]++;
-        count_value(r->stride, &r->n_stride, off - *last - 1);
+        /* No stride before the first access of the kind (the last byte is
+         * still 0), as the runtime counts it. */
+        if (*last != 0)
+            count_value(r->stride, &r->n_stride, off - *last - 1);
     }
     *last = off + len - 1;
     int64_t *max = &c[is_read ? IOSAGE_POSIX_MAX_BYTE_READ
@@ -328,9 +341,9 @@ void trc_posix_mmap(int fd, double t0, double t1)
 {
     int saved = errno;
     int old = trc_lock();
-    struct trc_rec *r = fd_rec(fd, NULL);
-    if (r)
-        r->c[IOSAGE_POSIX_MMAPS]++;
+    /* POSIX_MMAPS stays -1, "not counted", as the runtime leaves it by
+     * default (its mmap counting is off unless configured). */
+    (void)fd;
     (void)t0;
     (void)t1;
     trc_unlock(old);
@@ -441,6 +454,9 @@ static struct trc_ref *stream_ref(FILE *fp)
     struct trc_rec *r = trc_rec_get(TRC_STDIO, name);
     if (!r || !(ref = trc_map_add(TRC_STDIO, fp)))
         return NULL;
+    /* The runtime counts the stream as opened once, by the program's
+     * start-up. */
+    r->c[IOSAGE_STDIO_OPENS] = 1;
     ref->rec = r;
     ref->offset = 0;
     return ref;
@@ -474,6 +490,13 @@ void trc_stdio_open(FILE *fp, const char *path, int fd, const char *mode,
     int ok = path ? trc_clean_path(AT_FDCWD, path, clean) == 0
                   : fd_path(fd, raw) == 0 &&
                         trc_clean_path(AT_FDCWD, raw, clean) == 0;
+    /* The runtime's STDIO module, once started in a process, always holds
+     * a <STDOUT> record opened once: the first file stream brings it. */
+    if (ok && !trc_excluded(clean) && !trc_rec_first(TRC_STDIO)) {
+        struct trc_rec *out = trc_rec_get(TRC_STDIO, "<STDOUT>");
+        if (out)
+            out->c[IOSAGE_STDIO_OPENS] = 1;
+    }
     struct trc_rec *r = ok && !trc_excluded(clean)
                             ? trc_rec_get(TRC_STDIO, clean) : NULL;
     struct trc_ref *ref = r ? trc_map_add(TRC_STDIO, fp) : NULL;

@@ -480,6 +480,7 @@ static void mpi_started(void)
     g_rank = rank;
     g_nprocs = size;
     g_mpi_started = 1;
+    trc_start_job_clock(); /* the runtime's job starts here too */
 }
 
 int MPI_Init(int *argc, char ***argv)

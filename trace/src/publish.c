@@ -45,6 +45,7 @@ struct layer_idx {
     int access_val, access_cnt; /* first of 4 each */
     int stride_val, stride_cnt;
     int max_rsize, max_wsize, t_max_read, t_max_write;
+    int ts_first, ts_last; /* the *_TIMESTAMP doubles, a contiguous range */
 };
 
 static const struct layer_idx idx_tab[TRC_NLAYERS] = {
@@ -60,7 +61,9 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                    IOSAGE_POSIX_STRIDE1_STRIDE, IOSAGE_POSIX_STRIDE1_COUNT,
                    IOSAGE_POSIX_MAX_READ_TIME_SIZE,
                    IOSAGE_POSIX_MAX_WRITE_TIME_SIZE,
-                   IOSAGE_POSIX_F_MAX_READ_TIME, IOSAGE_POSIX_F_MAX_WRITE_TIME},
+                   IOSAGE_POSIX_F_MAX_READ_TIME, IOSAGE_POSIX_F_MAX_WRITE_TIME,
+                   IOSAGE_POSIX_F_OPEN_START_TIMESTAMP,
+                   IOSAGE_POSIX_F_CLOSE_END_TIMESTAMP},
     [TRC_MPIIO] = {IOSAGE_MPIIO_BYTES_READ, IOSAGE_MPIIO_BYTES_WRITTEN,
                    IOSAGE_MPIIO_FASTEST_RANK, IOSAGE_MPIIO_FASTEST_RANK_BYTES,
                    IOSAGE_MPIIO_SLOWEST_RANK, IOSAGE_MPIIO_SLOWEST_RANK_BYTES,
@@ -73,7 +76,9 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                    -1, -1,
                    IOSAGE_MPIIO_MAX_READ_TIME_SIZE,
                    IOSAGE_MPIIO_MAX_WRITE_TIME_SIZE,
-                   IOSAGE_MPIIO_F_MAX_READ_TIME, IOSAGE_MPIIO_F_MAX_WRITE_TIME},
+                   IOSAGE_MPIIO_F_MAX_READ_TIME, IOSAGE_MPIIO_F_MAX_WRITE_TIME,
+                   IOSAGE_MPIIO_F_OPEN_START_TIMESTAMP,
+                   IOSAGE_MPIIO_F_CLOSE_END_TIMESTAMP},
     [TRC_STDIO] = {IOSAGE_STDIO_BYTES_READ, IOSAGE_STDIO_BYTES_WRITTEN,
                    IOSAGE_STDIO_FASTEST_RANK, IOSAGE_STDIO_FASTEST_RANK_BYTES,
                    IOSAGE_STDIO_SLOWEST_RANK, IOSAGE_STDIO_SLOWEST_RANK_BYTES,
@@ -82,7 +87,9 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                    IOSAGE_STDIO_F_SLOWEST_RANK_TIME,
                    IOSAGE_STDIO_F_VARIANCE_RANK_TIME,
                    IOSAGE_STDIO_F_VARIANCE_RANK_BYTES,
-                   -1, -1, -1, -1, -1, -1, -1, -1},
+                   -1, -1, -1, -1, -1, -1, -1, -1,
+                   IOSAGE_STDIO_F_OPEN_START_TIMESTAMP,
+                   IOSAGE_STDIO_F_READ_END_TIMESTAMP},
 };
 
 /* --- publishing ------------------------------------------------------------ */
@@ -128,6 +135,16 @@ void trc_publish(const struct trc_rec *r, int64_t rank, struct trc_pub *out)
     if (ix->stride_val >= 0) {
         memcpy(tmp, r->stride, sizeof tmp);
         put_top4(tmp, r->n_stride, out->c, ix->stride_val, ix->stride_cnt);
+    }
+    /* Timestamps count from the job's start (MPI_Init for MPI programs);
+     * anything before it (I/O between the tracer's start and MPI_Init)
+     * is stamped at the start itself. 0 stays "never happened". */
+    for (int i = ix->ts_first; i <= ix->ts_last; i++) {
+        if (out->f[i] != 0.0) {
+            out->f[i] -= g_origin;
+            if (out->f[i] <= 0.0)
+                out->f[i] = 1e-9;
+        }
     }
 }
 
@@ -415,8 +432,10 @@ void trc_serialize_all(struct trc_buf *b, int64_t rank,
         if (trc_layer_partial(l))
             partial |= (int64_t)1 << l;
     }
-    put_i64(b, (int64_t)g_t0_wall.tv_sec);
-    put_i64(b, (int64_t)g_t0_wall.tv_nsec);
+    /* The job's start: the tracer's start moved on by g_origin. */
+    int64_t ns = (int64_t)g_t0_wall.tv_nsec + (int64_t)(g_origin * 1e9);
+    put_i64(b, (int64_t)g_t0_wall.tv_sec + ns / 1000000000);
+    put_i64(b, ns % 1000000000);
     put_i64(b, (int64_t)end->tv_sec);
     put_i64(b, (int64_t)end->tv_nsec);
     put_i64(b, partial);

@@ -342,6 +342,7 @@ static void init_counters(struct trc_rec *r)
     if (r->layer != TRC_POSIX)
         return;
     r->c[IOSAGE_POSIX_MEM_ALIGNMENT] = 8;
+    r->c[IOSAGE_POSIX_MMAPS] = -1; /* not counted, as by the runtime */
     r->c[IOSAGE_POSIX_FILE_ALIGNMENT] =
         r->name[0] == '/' ? trc_file_alignment(r->name) : -1;
 }

@@ -75,6 +75,10 @@ extern TRC_HIDDEN struct timespec g_t0_wall;   /* tracer init, wall clock */
 extern TRC_HIDDEN int g_rank, g_nprocs;        /* 0 / 1 without MPI */
 extern TRC_HIDDEN int g_mpi_started;           /* MPI_Init returned */
 extern TRC_HIDDEN int g_written;               /* the log has been written */
+/* Start of the job on the trc_now() scale: 0 (the tracer's start) for a
+ * program without MPI, the return of MPI_Init for an MPI program, as the
+ * Darshan runtime measures it. Timestamps and the run time count from it. */
+extern TRC_HIDDEN double g_origin;
 
 /* 1 when a call entering now should be traced. */
 static inline int trc_active(void)
@@ -103,6 +107,10 @@ TRC_HIDDEN int trc_initialized(void);
 
 /* Switch tracing off for good (why: one line for the optional diagnostic). */
 TRC_HIDDEN void trc_disable(const char *why);
+
+/* The job starts now (MPI_Init returned): timestamps written from here on
+ * count from this moment, and so does the job's start time. */
+TRC_HIDDEN void trc_start_job_clock(void);
 
 /* Suspend / resume tracing for every thread (MPI_Init, MPI_Finalize). */
 TRC_HIDDEN void trc_suspend(void);

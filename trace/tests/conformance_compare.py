@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""Compare a log written by the iosage tracer with the log the Darshan runtime
+wrote for the same run of the same kernel (trace/tests/conformance.sh runs it).
+
+    conformance_compare.py IOSAGE RUNTIME_LOG TRACER_LOG CONFIG
+
+Both logs are printed with `iosage dump` (darshan-parser's text form) and
+compared record by record, records matched by (module, rank, name) where a
+name under the run's data directory is taken relative to it (the runs used
+different directories) and the process ids in Open MPI's shared-memory file
+names are blanked.
+
+What must hold:
+  * the same modules and the same set of records;
+  * every counter that is not a timing counter equal, except the ones listed
+    in EXCEPTIONS (each with the reason it cannot be equal; trace/README.md
+    repeats the list);
+  * timing counters (*_F_*) present and sensible: times >= 0, every start
+    timestamp <= its end timestamp, timestamps of operations that happened
+    (count > 0) non-zero, no timestamp after the job's run time;
+  * HEATMAP records: timing decides which bin a byte falls in, so the bins
+    are not compared one by one; their sums per record (bytes read and
+    written by that rank through that API) must be equal, and the bin width
+    sensible;
+  * the job's run time measured from MPI_Init (not process start): the
+    earliest timestamp of the log lies in the first half of the run and
+    the run time is below the process start-up cost the old measure added.
+
+Prints one line per difference and exits 1 when there is any.
+"""
+import re
+import subprocess
+import sys
+
+# Counters that cannot be equal, as (module, counter regex, record name
+# regex, reason). Keep trace/README.md's list in step.
+EXCEPTIONS = [
+    ("POSIX", r"POSIX_(MEM|FILE)_NOT_ALIGNED|POSIX_MEM_ALIGNMENT", r".*",
+     "depends on where malloc placed the buffers in each run"),
+    ("POSIX|MPI-IO", r".*_MAX_(READ|WRITE)_TIME_SIZE", r".*",
+     "size of the slowest call: which call is slowest is timing"),
+    ("POSIX|MPI-IO|STDIO", r".*_(FASTEST|SLOWEST)_RANK(_BYTES)?", r".*",
+     "fastest/slowest rank is decided by the ranks' I/O times"),
+]
+
+TIMING = re.compile(r"_F_")
+
+
+def dump(iosage, path):
+    """(job dict, {key: {counter: value}}, set of modules) of one log."""
+    out = subprocess.run([iosage, "dump", path], check=True,
+                         capture_output=True, text=True).stdout
+    job, recs, mods = {}, {}, set()
+    for line in out.splitlines():
+        if line.startswith("# run time:"):
+            job["run_time"] = float(line.split(":", 1)[1])
+        elif line.startswith("# nprocs:"):
+            job["nprocs"] = int(line.split(":", 1)[1])
+        elif line.startswith("# ") and " module: " in line and "ver=" in line:
+            mods.add(line[2:].split(" module:")[0])
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.split("\t")
+        if len(f) < 6:
+            continue
+        key = (f[0], int(f[1]), norm_name(f[5]))
+        recs.setdefault(key, {})[f[3]] = float(f[4]) if "." in f[4] \
+            else int(f[4])
+    return job, recs, mods
+
+
+def norm_name(name):
+    """A record name made independent of the run's directory and pids."""
+    m = re.search(r"/data/[^/]+/(.*)$", name)
+    if m and not name.startswith("/tmp/ompi"):
+        return m.group(1)
+    name = re.sub(r"/pid\.\d+/", "/pid.N/", name)
+    name = re.sub(r"_cid-(\d+)-\d+\.sm$", r"_cid-\1-N.sm", name)
+    return name
+
+
+def excepted(module, counter, name):
+    for mods, cre, nre, _ in EXCEPTIONS:
+        if re.fullmatch(mods, module) and re.fullmatch(cre, counter) and \
+                re.fullmatch(nre, name):
+            return True
+    return False
+
+
+def check_timing(key, rec, run_time, errs):
+    """Timing counters of one tracer record sensible on their own."""
+    mod = key[0]
+    for c, v in rec.items():
+        if TIMING.search(c) and v < 0:
+            errs.append(f"{key}: {c} = {v} < 0")
+    for c, v in rec.items():
+        if c.endswith("_START_TIMESTAMP"):
+            end = rec.get(c.replace("_START_", "_END_"))
+            if end is not None and v > end:
+                errs.append(f"{key}: {c} {v} after its end {end}")
+            if v > run_time + 0.01 or (end or 0) > run_time + 0.01:
+                errs.append(f"{key}: {c} {v}/{end} beyond run time {run_time}")
+    pre = {"POSIX": "POSIX_", "MPI-IO": "MPIIO_", "STDIO": "STDIO_"}.get(mod)
+    if not pre:
+        return
+    for what, counts in (("READ", ["READS", "INDEP_READS", "COLL_READS"]),
+                         ("WRITE", ["WRITES", "INDEP_WRITES", "COLL_WRITES"])):
+        n = sum(rec.get(pre + c, 0) for c in counts)
+        if n > 0 and rec.get(f"{pre}F_{what}_START_TIMESTAMP", 0) <= 0:
+            errs.append(f"{key}: {n} {what.lower()}s but no start timestamp")
+        if n > 0 and rec.get(f"{pre}F_{what}_TIME", 0) <= 0:
+            errs.append(f"{key}: {n} {what.lower()}s but no {what} time")
+
+
+def heatmap_sums(rec):
+    r = sum(v for c, v in rec.items() if c.startswith("HEATMAP_READ_BIN_"))
+    w = sum(v for c, v in rec.items() if c.startswith("HEATMAP_WRITE_BIN_"))
+    return r, w
+
+
+def main():
+    iosage, ref_log, trc_log, config = sys.argv[1:5]
+    rjob, rrecs, rmods = dump(iosage, ref_log)
+    tjob, trecs, tmods = dump(iosage, trc_log)
+    errs = []
+    if rmods != tmods:
+        errs.append(f"modules differ: runtime {sorted(rmods)}, "
+                    f"tracer {sorted(tmods)}")
+    if rjob.get("nprocs") != tjob.get("nprocs"):
+        errs.append(f"nprocs: runtime {rjob.get('nprocs')}, "
+                    f"tracer {tjob.get('nprocs')}")
+    for key in sorted(set(rrecs) - set(trecs)):
+        errs.append(f"record missing in the tracer's log: {key}")
+    for key in sorted(set(trecs) - set(rrecs)):
+        errs.append(f"record only in the tracer's log: {key}")
+    run_time = tjob.get("run_time", 0.0)
+    n_equal = 0
+    for key in sorted(set(rrecs) & set(trecs)):
+        r, t = rrecs[key], trecs[key]
+        if key[0] == "HEATMAP":
+            if heatmap_sums(r) != heatmap_sums(t):
+                errs.append(f"{key}: heatmap bytes (read, written) runtime "
+                            f"{heatmap_sums(r)}, tracer {heatmap_sums(t)}")
+            width = t.get("HEATMAP_F_BIN_WIDTH_SECONDS", 0)
+            nbins = sum(1 for c in t if c.startswith("HEATMAP_READ_BIN_"))
+            if width <= 0 or nbins < 1 or (nbins - 1) * width > run_time + 0.01:
+                errs.append(f"{key}: heatmap of {nbins} bins of {width} s "
+                            f"for a run of {run_time} s")
+            continue
+        for c in r:
+            if c not in t:
+                errs.append(f"{key}: counter {c} missing")
+                continue
+            if TIMING.search(c) or excepted(key[0], c, key[2]):
+                continue
+            if r[c] != t[c]:
+                errs.append(f"{key}: {c} runtime {r[c]}, tracer {t[c]}")
+            else:
+                n_equal += 1
+        check_timing(key, t, run_time, errs)
+    # Run time from MPI_Init: the first recorded operation comes early in
+    # the run, as in the runtime's log, not after a start-up of its own.
+    first = min((v for rec in trecs.values() for c, v in rec.items()
+                 if c.endswith("_START_TIMESTAMP") and v > 0), default=0.0)
+    if run_time <= 0:
+        errs.append(f"run time {run_time} not positive")
+    elif first > 0.5 * run_time and first > 0.05:
+        errs.append(f"run time {run_time}: first operation only at {first} s "
+                    f"(start-up counted in the run time?)")
+    for e in errs:
+        print(f"{config}: {e}")
+    print(f"{config}: {len(trecs)} records, {n_equal} counters equal, "
+          f"run time runtime {rjob.get('run_time')} s, tracer {run_time} s, "
+          f"{len(errs)} difference(s)")
+    return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
