@@ -154,7 +154,8 @@ void trc_publish(const struct trc_rec *r, int64_t rank, struct trc_pub *out)
 enum kind {
     K_SUM = 0,     /* default */
     K_MAX,         /* MAX_BYTE_*, *_END_TIMESTAMP */
-    K_FIRST,       /* MODE, alignments, RENAMED_FROM: rank 0's value */
+    K_FIRST,       /* alignments, RENAMED_FROM: rank 0's value */
+    K_LAST,        /* POSIX_MODE: the last rank's value (below) */
     K_MIN_NZ,      /* *_START_TIMESTAMP: minimum ignoring zeros */
     K_SPECIAL      /* top-4, max time + size, fastest/slowest, variance */
 };
@@ -162,7 +163,11 @@ enum kind {
 static void posix_kinds(unsigned char *ck, unsigned char *fk)
 {
     ck[IOSAGE_POSIX_MAX_BYTE_READ] = ck[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = K_MAX;
-    ck[IOSAGE_POSIX_MODE] = ck[IOSAGE_POSIX_MEM_ALIGNMENT] = K_FIRST;
+    /* The runtime's reduction keeps one rank's MODE, and its logs show it is
+     * not rank 0's: of a file ROMIO opens for MPI-IO, only rank 0 creates
+     * it (mode 0644) and the shared record has the other ranks' 0. */
+    ck[IOSAGE_POSIX_MODE] = K_LAST;
+    ck[IOSAGE_POSIX_MEM_ALIGNMENT] = K_FIRST;
     ck[IOSAGE_POSIX_FILE_ALIGNMENT] = ck[IOSAGE_POSIX_RENAMED_FROM] = K_FIRST;
     for (int i = IOSAGE_POSIX_STRIDE1_STRIDE; i <= IOSAGE_POSIX_SLOWEST_RANK_BYTES;
          i++)
@@ -246,6 +251,8 @@ static void reduce_plain(const struct trc_pub *const *recs, int n,
             if (ck[i] == K_SUM)
                 v += x;
             else if (ck[i] == K_MAX && x > v)
+                v = x;
+            else if (ck[i] == K_LAST)
                 v = x;
         }
         if (ck[i] == K_SUM && out->layer == TRC_POSIX && v < 0)
