@@ -223,6 +223,7 @@ static void posix_access(struct trc_rec *r, int op, int64_t off, int64_t len,
     }
     add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
              &f[rd ? IOSAGE_POSIX_F_READ_TIME : IOSAGE_POSIX_F_WRITE_TIME]);
+    trc_heat_add(TRC_POSIX, op, len, t0, t1);
     if (rd)
         stamp(&f[IOSAGE_POSIX_F_READ_START_TIMESTAMP],
               &f[IOSAGE_POSIX_F_READ_END_TIMESTAMP], t0, t1);
@@ -532,6 +533,7 @@ void trc_stdio_io(FILE *fp, int op, int64_t bytes, double t0, double t1)
         ref->offset += bytes;
         add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
                  &r->f[rd ? IOSAGE_STDIO_F_READ_TIME : IOSAGE_STDIO_F_WRITE_TIME]);
+        trc_heat_add(TRC_STDIO, op, bytes, t0, t1);
         if (rd)
             stamp(&r->f[IOSAGE_STDIO_F_READ_START_TIMESTAMP],
                   &r->f[IOSAGE_STDIO_F_READ_END_TIMESTAMP], t0, t1);
@@ -695,6 +697,7 @@ void trc_mpiio_io(const void *fh, int op, int kind, int64_t bytes, double t0,
         }
         add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
                  &f[rd ? IOSAGE_MPIIO_F_READ_TIME : IOSAGE_MPIIO_F_WRITE_TIME]);
+        trc_heat_add(TRC_MPIIO, op, bytes, t0, t1);
         if (rd)
             stamp(&f[IOSAGE_MPIIO_F_READ_START_TIMESTAMP],
                   &f[IOSAGE_MPIIO_F_READ_END_TIMESTAMP], t0, t1);

@@ -553,6 +553,8 @@ static void write_all(struct gather *g)
             procs[r] = procs[0];
             procs[r].n = 0;
             procs[r].recs = NULL;
+            procs[r].rank = r;
+            memset(procs[r].heat, 0, sizeof procs[r].heat);
         }
     }
     trc_write_log(procs, g->size, g->size, 1, NULL);

@@ -229,6 +229,60 @@ out:
     return rc;
 }
 
+/* --- heatmaps ------------------------------------------------------------------ */
+
+/*
+ * One HEATMAP record per process and interface that moved data, in rank
+ * order (POSIX, MPI-IO, STDIO within a rank). Every record gets the job's
+ * widest bin width (the reader wants one width) and the bins up to the
+ * one holding the job's end, as the runtime trims them.
+ */
+static int add_heatmaps(iosage_log *log, const struct trc_proc *procs, int n,
+                        const struct iosage_job *job, iosage_error *err)
+{
+    static const char *const names[TRC_NLAYERS] = {
+        "heatmap:POSIX", "heatmap:MPIIO", "heatmap:STDIO"};
+    double width = TRC_HEAT_WIDTH;
+    for (int p = 0; p < n; p++)
+        for (int l = 0; l < TRC_NLAYERS; l++)
+            if (procs[p].heat[l].used && procs[p].heat[l].width > width)
+                width = procs[p].heat[l].width;
+    double run = (double)(job->end_time_sec - job->start_time_sec) +
+                 (double)(job->end_time_nsec - job->start_time_nsec) * 1e-9;
+    int64_t nbins = run > 0 ? (int64_t)(run / width) + 1 : 1;
+    if (nbins > TRC_HEAT_BINS)
+        nbins = TRC_HEAT_BINS;
+    for (int p = 0; p < n; p++) {
+        for (int l = 0; l < TRC_NLAYERS; l++) {
+            static struct trc_heat copy; /* one write at a time */
+            struct trc_heat *h = &copy;
+            if (!procs[p].heat[l].used)
+                continue;
+            copy = procs[p].heat[l];
+            trc_heat_widen_to(h, width);
+            /* bytes booked past the cut (clock skew) go to the last bin */
+            for (int64_t i = nbins; i < TRC_HEAT_BINS; i++) {
+                h->w[nbins - 1] += h->w[i];
+                h->r[nbins - 1] += h->r[i];
+            }
+            iosage_record rec;
+            memset(&rec, 0, sizeof rec);
+            rec.module = IOSAGE_MOD_HEATMAP;
+            rec.version = 1;
+            rec.id = iosage_darshan_hash(names[l], strlen(names[l]));
+            rec.rank = procs[p].rank;
+            rec.x.heatmap.bin_width = width;
+            rec.x.heatmap.nbins = nbins;
+            rec.x.heatmap.write_bins = h->w;
+            rec.x.heatmap.read_bins = h->r;
+            if (iosage_log_add_name(log, rec.id, names[l], err) != IOSAGE_OK ||
+                iosage_log_add_record(log, &rec, err) != IOSAGE_OK)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* --- the write ---------------------------------------------------------------- */
 
 static int fail(iosage_log *log, const iosage_error *err, const char *what)
@@ -270,6 +324,8 @@ int trc_write_log(const struct trc_proc *procs, int n, int nprocs, int reduce,
             if (procs[p].partial_mask & ((int64_t)1 << l))
                 iosage_log_set_partial(log, trc_module_id(l));
     }
+    if (add_heatmaps(log, procs, n, &job, &err) != 0)
+        return fail(log, &err, "cannot build the log");
     log_path(cmdline, suffix ? suffix : "", path, sizeof path);
     if (iosage_log_write(log, path, &err) != IOSAGE_OK)
         return fail(log, &err, "cannot write the log");

@@ -387,6 +387,7 @@ void trc_reduce(const struct trc_pub *const *recs, int n, struct trc_pub *out)
  *   int64 start_sec, start_nsec, end_sec, end_nsec, partial_mask, n
  *   n times: int32 layer, int32 name_len (with NUL), uint64 id, int64 rank,
  *            int64 c[nc(layer)], double f[nf(layer)], name bytes + NUL
+ *   int64 rank, then struct trc_heat for each layer
  */
 
 /* See trace.h. */
@@ -454,6 +455,10 @@ void trc_serialize_all(struct trc_buf *b, int64_t rank,
             put_pub(b, &pub);
         }
     }
+    /* then: int64 rank, and the heatmap of each layer as it is in memory */
+    put_i64(b, rank);
+    for (int l = 0; l < TRC_NLAYERS; l++)
+        trc_buf_put(b, trc_heat_of(l), sizeof(struct trc_heat));
 }
 
 /* A bounded reader over a blob. */
@@ -514,5 +519,14 @@ int trc_parse_proc(const unsigned char *p, size_t len, struct trc_proc *out)
         }
     }
     out->n = (size_t)n;
+    int bad = take(&cu, &out->rank, 8) != 0;
+    for (int l = 0; l < TRC_NLAYERS && !bad; l++)
+        bad = take(&cu, &out->heat[l], sizeof out->heat[l]) != 0 ||
+              (out->heat[l].used && !(out->heat[l].width > 0.0));
+    if (bad) {
+        free(out->recs);
+        out->recs = NULL;
+        return -1;
+    }
     return 0;
 }

@@ -102,6 +102,7 @@ void trc_start_job_clock(void)
 {
     int old = trc_lock();
     g_origin = trc_now();
+    trc_heat_rebase();
     trc_unlock(old);
 }
 

@@ -280,6 +280,32 @@ TRC_HIDDEN void trc_mpiio_close(const void *fh, double t0, double t1);
 /* Time of a split collective's _end call: read or write time, no count. */
 TRC_HIDDEN void trc_mpiio_time(const void *fh, int op, double t0, double t1);
 
+/* --- heatmap (heatmap.c); lock held ------------------------------------ */
+
+#define TRC_HEAT_BINS 200     /* bins kept per interface */
+#define TRC_HEAT_WIDTH 0.1    /* starting bin width, seconds */
+
+/* Bytes per time bin of one interface in one process. */
+struct trc_heat {
+    int64_t used;             /* 1 once a read or write was booked */
+    double width;             /* bin width, seconds */
+    int64_t w[TRC_HEAT_BINS]; /* bytes written per bin */
+    int64_t r[TRC_HEAT_BINS]; /* bytes read per bin */
+};
+
+/* Book bytes moved by one read or write (op) of layer in [t0, t1]. */
+TRC_HIDDEN void trc_heat_add(int layer, int op, int64_t bytes, double t0,
+                             double t1);
+
+/* The job starts now: what was booked before goes to the first bin. */
+TRC_HIDDEN void trc_heat_rebase(void);
+
+/* This process's heatmap of layer. */
+TRC_HIDDEN const struct trc_heat *trc_heat_of(int layer);
+
+/* Merge bins of h until its width is width (a power-of-two multiple). */
+TRC_HIDDEN void trc_heat_widen_to(struct trc_heat *h, double width);
+
 /* --- published records (publish.c) ------------------------------------- */
 
 /* A record as it goes into the log: counters final (top-4 published). */
@@ -324,8 +350,10 @@ TRC_HIDDEN void trc_serialize_all(struct trc_buf *b, int64_t rank,
 struct trc_proc {
     int64_t start_sec, start_nsec, end_sec, end_nsec;
     int64_t partial_mask; /* bit per layer */
+    int64_t rank;         /* rank the process wrote its records as */
     size_t n;
     struct trc_pub *recs; /* malloc'd; names point into the blob */
+    struct trc_heat heat[TRC_NLAYERS];
 };
 
 /* Parse one process blob; 0 or -1 when it is malformed. */
