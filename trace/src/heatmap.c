@@ -18,7 +18,7 @@
 
 #include "trace.h"
 
-static struct trc_heat heat[TRC_NLAYERS];
+static struct trc_heat heat[TRC_HEAT_LAYERS];
 
 /* Double the width of h: bin i takes bins 2i and 2i+1. */
 static void widen(struct trc_heat *h)
@@ -75,7 +75,7 @@ void trc_heat_add(int layer, int op, int64_t bytes, double t0, double t1)
 /* See trace.h. */
 void trc_heat_rebase(void)
 {
-    for (int l = 0; l < TRC_NLAYERS; l++) {
+    for (int l = 0; l < TRC_HEAT_LAYERS; l++) {
         struct trc_heat *h = &heat[l];
         for (int i = 1; i < TRC_HEAT_BINS; i++) {
             h->w[0] += h->w[i];

@@ -18,8 +18,9 @@
 #include "iosage/darshan.h"
 #include "trace.h"
 
-/* Record version written per layer (the newest: POSIX 4, MPI-IO 3, STDIO 2). */
-static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2};
+/* Record version written per layer (the newest: POSIX 4, MPI-IO 3, STDIO 2,
+ * H5F 3, H5D 2). */
+static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2, 3, 2};
 
 /* --- job data ------------------------------------------------------------- */
 
@@ -150,6 +151,15 @@ static int add_pub(iosage_log *log, const struct trc_pub *p, iosage_error *err)
     rec.n_fcounters = trc_layer_nf(p->layer);
     rec.counters = (int64_t *)p->c;
     rec.fcounters = (double *)p->f;
+    if (p->layer == TRC_H5D) {
+        /* the containing file: the name up to ":/<dataset path>" */
+        const char *sep = strstr(p->name, ":/");
+        for (const char *q = sep; q; q = strstr(q + 1, ":/"))
+            sep = q;
+        rec.x.file_ref.file_rec_id =
+            iosage_darshan_hash(p->name, sep ? (size_t)(sep - p->name)
+                                             : strlen(p->name));
+    }
     if (iosage_log_add_name(log, p->id, p->name, err) != IOSAGE_OK ||
         iosage_log_add_record(log, &rec, err) != IOSAGE_OK)
         return -1;
@@ -240,11 +250,11 @@ out:
 static int add_heatmaps(iosage_log *log, const struct trc_proc *procs, int n,
                         const struct iosage_job *job, iosage_error *err)
 {
-    static const char *const names[TRC_NLAYERS] = {
+    static const char *const names[TRC_HEAT_LAYERS] = {
         "heatmap:POSIX", "heatmap:MPIIO", "heatmap:STDIO"};
     double width = TRC_HEAT_WIDTH;
     for (int p = 0; p < n; p++)
-        for (int l = 0; l < TRC_NLAYERS; l++)
+        for (int l = 0; l < TRC_HEAT_LAYERS; l++)
             if (procs[p].heat[l].used && procs[p].heat[l].width > width)
                 width = procs[p].heat[l].width;
     double run = (double)(job->end_time_sec - job->start_time_sec) +
@@ -253,7 +263,7 @@ static int add_heatmaps(iosage_log *log, const struct trc_proc *procs, int n,
     if (nbins > TRC_HEAT_BINS)
         nbins = TRC_HEAT_BINS;
     for (int p = 0; p < n; p++) {
-        for (int l = 0; l < TRC_NLAYERS; l++) {
+        for (int l = 0; l < TRC_HEAT_LAYERS; l++) {
             static struct trc_heat copy; /* one write at a time */
             struct trc_heat *h = &copy;
             if (!procs[p].heat[l].used)

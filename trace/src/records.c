@@ -285,7 +285,8 @@ static size_t max_records = DEFAULT_MAX_RECORDS;
 int trc_module_id(int layer)
 {
     static const int ids[TRC_NLAYERS] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
-                                         IOSAGE_MOD_STDIO};
+                                         IOSAGE_MOD_STDIO, IOSAGE_MOD_H5F,
+                                         IOSAGE_MOD_H5D};
     return ids[layer];
 }
 
@@ -362,7 +363,11 @@ struct trc_rec *trc_rec_get(int layer, const char *name)
     if (t->n >= t->n_buckets && grow(t) != 0)
         return NULL;
     r = calloc(1, sizeof *r);
-    if (!r || !(r->name = strdup(name))) {
+    if (!r || !(r->name = strdup(name)) ||
+        (layer == TRC_H5D &&
+         !(r->tuples = calloc(TRC_CANDIDATES, sizeof *r->tuples)))) {
+        if (r)
+            free(r->name);
         free(r);
         return NULL;
     }

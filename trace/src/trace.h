@@ -59,7 +59,16 @@ enum trc_state {
 };
 
 /* Layers we trace; the record's Darshan module id is trc_module_id(). */
-enum trc_layer { TRC_POSIX = 0, TRC_MPIIO = 1, TRC_STDIO = 2, TRC_NLAYERS = 3 };
+enum trc_layer {
+    TRC_POSIX = 0,
+    TRC_MPIIO = 1,
+    TRC_STDIO = 2,
+    TRC_H5F = 3,     /* HDF5 files (hdf5.c) */
+    TRC_H5D = 4,     /* HDF5 datasets, named "<file>:<dataset path>" */
+    TRC_NLAYERS = 5
+};
+/* The layers that have a heatmap: the first three. */
+#define TRC_HEAT_LAYERS 3
 
 enum trc_op { TRC_OP_NONE = 0, TRC_OP_READ = 1, TRC_OP_WRITE = 2 };
 
@@ -127,7 +136,7 @@ TRC_HIDDEN void trc_warn(const char *fmt, ...)
 
 /* --- records (records.c) ------------------------------------------------ */
 
-#define TRC_NC 69          /* largest int64 counter array (POSIX v4) */
+#define TRC_NC 94          /* largest int64 counter array (H5D v2) */
 #define TRC_NF 17          /* largest double counter array */
 #define TRC_CANDIDATES 32  /* top-4 candidates tracked per record */
 #define TRC_PATH_MAX 4096
@@ -153,6 +162,18 @@ struct trc_rec {
     int n_access, n_stride;  /* used entries below */
     struct trc_vc access[TRC_CANDIDATES];
     struct trc_vc stride[TRC_CANDIDATES];
+    /* H5D: the access candidates are tuples (size, 5 lengths, 5 strides);
+     * allocated with the record, NULL for the other layers */
+    struct trc_tuple *tuples;
+    int n_tuples;
+};
+
+/* One H5D access: size in bytes, then the selection's count and stride in
+ * the last five dimensions (D1..D5, D5 fastest), and how often it was seen. */
+#define TRC_TUPLE_LEN 11
+struct trc_tuple {
+    int64_t v[TRC_TUPLE_LEN];
+    int64_t count;
 };
 
 /* What a descriptor, stream or MPI handle refers to. */
@@ -231,6 +252,15 @@ TRC_HIDDEN struct trc_ref *trc_map_add(int layer, const void *key);
 TRC_HIDDEN void trc_map_del(int layer, const void *key);
 
 /* --- bookkeeping (book.c); each takes the lock itself ------------------- */
+
+/* Helpers shared with hdf5.c; lock held. Book [t0, t1] on a timer of r
+ * (overlaps counted once) into *acc; widen a start/end stamp pair; the
+ * size histogram bin 0..9 of n bytes; 1 when op switches read/write. */
+TRC_HIDDEN void trc_add_time(struct trc_rec *r, int timer, double t0,
+                             double t1, double *acc);
+TRC_HIDDEN void trc_stamp(double *start, double *end, double t0, double t1);
+TRC_HIDDEN int trc_size_bin(int64_t n);
+TRC_HIDDEN int trc_rw_switch(struct trc_rec *r, int op);
 
 TRC_HIDDEN void trc_posix_open(int fd, int dirfd, const char *path, int flags,
                                int mode, double t0, double t1);
@@ -353,7 +383,7 @@ struct trc_proc {
     int64_t rank;         /* rank the process wrote its records as */
     size_t n;
     struct trc_pub *recs; /* malloc'd; names point into the blob */
-    struct trc_heat heat[TRC_NLAYERS];
+    struct trc_heat heat[TRC_HEAT_LAYERS];
 };
 
 /* Parse one process blob; 0 or -1 when it is malformed. */
