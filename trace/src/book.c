@@ -73,6 +73,21 @@ static void count_value(struct trc_vc *v, int *n, int64_t val)
     }
 }
 
+/* See trace.h. A new tuple is dropped once TRC_CANDIDATES are tracked. */
+void trc_count_tuple(struct trc_rec *r, const int64_t *v)
+{
+    for (int i = 0; i < r->n_tuples; i++) {
+        if (memcmp(r->tuples[i].v, v, sizeof r->tuples[i].v) == 0) {
+            r->tuples[i].count++;
+            return;
+        }
+    }
+    if (r->n_tuples < TRC_CANDIDATES) {
+        memcpy(r->tuples[r->n_tuples].v, v, sizeof r->tuples[0].v);
+        r->tuples[r->n_tuples++].count = 1;
+    }
+}
+
 /* Read/write switch: the kind of data call changed since the last one. */
 int trc_rw_switch(struct trc_rec *r, int op)
 {

@@ -304,22 +304,6 @@ static void h5d_opened(hid_t dset, hid_t loc, const char *name, double t0,
     errno = saved;
 }
 
-/* Count one occurrence of an access tuple among the record's candidates;
- * a new tuple is dropped once TRC_CANDIDATES are tracked. */
-static void count_tuple(struct trc_rec *r, const int64_t *v)
-{
-    for (int i = 0; i < r->n_tuples; i++) {
-        if (memcmp(r->tuples[i].v, v, sizeof r->tuples[i].v) == 0) {
-            r->tuples[i].count++;
-            return;
-        }
-    }
-    if (r->n_tuples < TRC_CANDIDATES) {
-        memcpy(r->tuples[r->n_tuples].v, v, sizeof r->tuples[0].v);
-        r->tuples[r->n_tuples++].count = 1;
-    }
-}
-
 static void h5d_access(hid_t dset, int op, hid_t mem_type, hid_t file_space,
                        hid_t dxpl, double t0, double t1)
 {
@@ -346,7 +330,7 @@ static void h5d_access(hid_t dset, int op, hid_t mem_type, hid_t file_space,
         if (a.collective)
             c[IOSAGE_H5D_USE_MPIIO_COLLECTIVE] = 1;
         if (a.bytes > 0)
-            count_tuple(r, a.tuple);
+            trc_count_tuple(r, a.tuple);
         int fmax = rd ? IOSAGE_H5D_F_MAX_READ_TIME : IOSAGE_H5D_F_MAX_WRITE_TIME;
         if (t1 - t0 > f[fmax]) {
             f[fmax] = t1 - t0;

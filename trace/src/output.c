@@ -19,8 +19,8 @@
 #include "trace.h"
 
 /* Record version written per layer (the newest: POSIX 4, MPI-IO 3, STDIO 2,
- * H5F 3, H5D 2). */
-static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2, 3, 2};
+ * H5F 3, H5D 2, PNETCDF_FILE 3, PNETCDF_VAR 1). */
+static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2, 3, 2, 3, 1};
 
 /* --- job data ------------------------------------------------------------- */
 
@@ -151,11 +151,18 @@ static int add_pub(iosage_log *log, const struct trc_pub *p, iosage_error *err)
     rec.n_fcounters = trc_layer_nf(p->layer);
     rec.counters = (int64_t *)p->c;
     rec.fcounters = (double *)p->f;
-    if (p->layer == TRC_H5D) {
-        /* the containing file: the name up to ":/<dataset path>" */
-        const char *sep = strstr(p->name, ":/");
-        for (const char *q = sep; q; q = strstr(q + 1, ":/"))
-            sep = q;
+    if (p->layer == TRC_H5D || p->layer == TRC_PNCV) {
+        /* the containing file: the name up to ":/<dataset path>" (H5D) or
+         * up to the ':' after the file's last '/' (PnetCDF variable) */
+        const char *sep = NULL;
+        if (p->layer == TRC_H5D) {
+            for (const char *q = strstr(p->name, ":/"); q;
+                 q = strstr(q + 1, ":/"))
+                sep = q;
+        } else {
+            const char *slash = strrchr(p->name, '/');
+            sep = strchr(slash ? slash : p->name, ':');
+        }
         rec.x.file_ref.file_rec_id =
             iosage_darshan_hash(p->name, sep ? (size_t)(sep - p->name)
                                              : strlen(p->name));

@@ -24,7 +24,8 @@ int trc_layer_nc(int layer)
     static const int n[TRC_NLAYERS] = {
         IOSAGE_POSIX_NUM_COUNTERS, IOSAGE_MPIIO_NUM_COUNTERS,
         IOSAGE_STDIO_NUM_COUNTERS, IOSAGE_H5F_NUM_COUNTERS,
-        IOSAGE_H5D_NUM_COUNTERS};
+        IOSAGE_H5D_NUM_COUNTERS, IOSAGE_PNETCDF_FILE_NUM_COUNTERS,
+        IOSAGE_PNETCDF_VAR_NUM_COUNTERS};
     return n[layer];
 }
 
@@ -34,7 +35,8 @@ int trc_layer_nf(int layer)
     static const int n[TRC_NLAYERS] = {
         IOSAGE_POSIX_NUM_FCOUNTERS, IOSAGE_MPIIO_NUM_FCOUNTERS,
         IOSAGE_STDIO_NUM_FCOUNTERS, IOSAGE_H5F_NUM_FCOUNTERS,
-        IOSAGE_H5D_NUM_FCOUNTERS};
+        IOSAGE_H5D_NUM_FCOUNTERS, IOSAGE_PNETCDF_FILE_NUM_FCOUNTERS,
+        IOSAGE_PNETCDF_VAR_NUM_FCOUNTERS};
     return n[layer];
 }
 
@@ -112,7 +114,40 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                  IOSAGE_H5D_F_MAX_READ_TIME, IOSAGE_H5D_F_MAX_WRITE_TIME,
                  IOSAGE_H5D_F_OPEN_START_TIMESTAMP,
                  IOSAGE_H5D_F_CLOSE_END_TIMESTAMP},
+    [TRC_PNCF] = {-1, -1, -1, -1, -1, -1,
+                  -1, -1, IOSAGE_PNETCDF_FILE_F_META_TIME, -1, -1, -1, -1,
+                  -1, -1, -1, -1, -1, -1, -1, -1,
+                  IOSAGE_PNETCDF_FILE_F_OPEN_START_TIMESTAMP,
+                  IOSAGE_PNETCDF_FILE_F_WAIT_END_TIMESTAMP},
+    [TRC_PNCV] = {IOSAGE_PNETCDF_VAR_BYTES_READ,
+                  IOSAGE_PNETCDF_VAR_BYTES_WRITTEN,
+                  IOSAGE_PNETCDF_VAR_FASTEST_RANK,
+                  IOSAGE_PNETCDF_VAR_FASTEST_RANK_BYTES,
+                  IOSAGE_PNETCDF_VAR_SLOWEST_RANK,
+                  IOSAGE_PNETCDF_VAR_SLOWEST_RANK_BYTES,
+                  IOSAGE_PNETCDF_VAR_F_READ_TIME, IOSAGE_PNETCDF_VAR_F_WRITE_TIME,
+                  IOSAGE_PNETCDF_VAR_F_META_TIME,
+                  IOSAGE_PNETCDF_VAR_F_FASTEST_RANK_TIME,
+                  IOSAGE_PNETCDF_VAR_F_SLOWEST_RANK_TIME,
+                  IOSAGE_PNETCDF_VAR_F_VARIANCE_RANK_TIME,
+                  IOSAGE_PNETCDF_VAR_F_VARIANCE_RANK_BYTES,
+                  -1, -1, -1, -1,
+                  IOSAGE_PNETCDF_VAR_MAX_READ_TIME_SIZE,
+                  IOSAGE_PNETCDF_VAR_MAX_WRITE_TIME_SIZE,
+                  IOSAGE_PNETCDF_VAR_F_MAX_READ_TIME,
+                  IOSAGE_PNETCDF_VAR_F_MAX_WRITE_TIME,
+                  IOSAGE_PNETCDF_VAR_F_OPEN_START_TIMESTAMP,
+                  IOSAGE_PNETCDF_VAR_F_CLOSE_END_TIMESTAMP},
 };
+
+/* Where a layer's access tuples go: the first group and the first count. */
+static void tuple_base(int layer, int *val0, int *cnt0)
+{
+    *val0 = layer == TRC_H5D ? IOSAGE_H5D_ACCESS1_ACCESS
+                             : IOSAGE_PNETCDF_VAR_ACCESS1_ACCESS;
+    *cnt0 = layer == TRC_H5D ? IOSAGE_H5D_ACCESS1_COUNT
+                             : IOSAGE_PNETCDF_VAR_ACCESS1_COUNT;
+}
 
 /* --- H5D access tuples ------------------------------------------------------ */
 
@@ -128,16 +163,17 @@ static int tuple_cmp(const void *a, const void *b)
     return 0;
 }
 
-/* Write the four most frequent of n tuples to the H5D counters (groups of
- * 11 values from ACCESS1_ACCESS, counts from ACCESS1_COUNT). */
-static void put_tuples(struct trc_tuple *t, int n, int64_t *c)
+/* Write the four most frequent of n tuples to the counters of layer
+ * (groups of 11 values from ACCESS1_ACCESS, counts from ACCESS1_COUNT). */
+static void put_tuples(struct trc_tuple *t, int n, int layer, int64_t *c)
 {
+    int val0, cnt0;
+    tuple_base(layer, &val0, &cnt0);
     qsort(t, (size_t)n, sizeof *t, tuple_cmp);
     for (int i = 0; i < 4; i++) {
         for (int j = 0; j < TRC_TUPLE_LEN; j++)
-            c[IOSAGE_H5D_ACCESS1_ACCESS + TRC_TUPLE_LEN * i + j] =
-                i < n ? t[i].v[j] : 0;
-        c[IOSAGE_H5D_ACCESS1_COUNT + i] = i < n ? t[i].count : 0;
+            c[val0 + TRC_TUPLE_LEN * i + j] = i < n ? t[i].v[j] : 0;
+        c[cnt0 + i] = i < n ? t[i].count : 0;
     }
 }
 
@@ -146,15 +182,15 @@ static void merge_tuples(const struct trc_pub *const *recs, int n,
                          struct trc_pub *out)
 {
     struct trc_tuple *t = calloc((size_t)n * 4 + 1, sizeof *t);
-    int m = 0;
+    int m = 0, val0, cnt0;
     if (!t)
         return;
+    tuple_base(out->layer, &val0, &cnt0);
     for (int k = 0; k < n; k++) {
         for (int i = 0; i < 4; i++) {
             struct trc_tuple x;
-            x.count = recs[k]->c[IOSAGE_H5D_ACCESS1_COUNT + i];
-            memcpy(x.v, &recs[k]->c[IOSAGE_H5D_ACCESS1_ACCESS +
-                                    TRC_TUPLE_LEN * i], sizeof x.v);
+            x.count = recs[k]->c[cnt0 + i];
+            memcpy(x.v, &recs[k]->c[val0 + TRC_TUPLE_LEN * i], sizeof x.v);
             if (x.count == 0)
                 continue;
             int j = 0;
@@ -166,7 +202,7 @@ static void merge_tuples(const struct trc_pub *const *recs, int n,
             t[j].count += x.count;
         }
     }
-    put_tuples(t, m, out->c);
+    put_tuples(t, m, out->layer, out->c);
     free(t);
 }
 
@@ -217,7 +253,7 @@ void trc_publish(const struct trc_rec *r, int64_t rank, struct trc_pub *out)
     if (r->tuples) {
         struct trc_tuple tt[TRC_CANDIDATES];
         memcpy(tt, r->tuples, sizeof tt);
-        put_tuples(tt, r->n_tuples, out->c);
+        put_tuples(tt, r->n_tuples, r->layer, out->c);
     }
     /* Timestamps count from the job's start (MPI_Init for MPI programs);
      * anything before it (I/O between the tracer's start and MPI_Init)
@@ -338,6 +374,42 @@ static void h5d_kinds(unsigned char *ck, unsigned char *fk)
         fk[i] = K_SPECIAL;
 }
 
+static void pncf_kinds(unsigned char *ck, unsigned char *fk)
+{
+    (void)ck; /* every int64 counter sums */
+    for (int i = IOSAGE_PNETCDF_FILE_F_OPEN_START_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_FILE_F_WAIT_START_TIMESTAMP; i++)
+        fk[i] = K_MIN_NZ;
+    for (int i = IOSAGE_PNETCDF_FILE_F_OPEN_END_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_FILE_F_WAIT_END_TIMESTAMP; i++)
+        fk[i] = K_MAX;
+}
+
+static void pncv_kinds(unsigned char *ck, unsigned char *fk)
+{
+    for (int i = IOSAGE_PNETCDF_VAR_ACCESS1_ACCESS;
+         i <= IOSAGE_PNETCDF_VAR_ACCESS4_COUNT; i++)
+        ck[i] = K_SPECIAL;
+    ck[IOSAGE_PNETCDF_VAR_MAX_READ_TIME_SIZE] = K_SPECIAL;
+    ck[IOSAGE_PNETCDF_VAR_MAX_WRITE_TIME_SIZE] = K_SPECIAL;
+    /* what the variable is: one rank's value */
+    for (int i = IOSAGE_PNETCDF_VAR_NDIMS; i <= IOSAGE_PNETCDF_VAR_IS_RECORD_VAR;
+         i++)
+        ck[i] = K_FIRST;
+    for (int i = IOSAGE_PNETCDF_VAR_FASTEST_RANK;
+         i <= IOSAGE_PNETCDF_VAR_SLOWEST_RANK_BYTES; i++)
+        ck[i] = K_SPECIAL;
+    for (int i = IOSAGE_PNETCDF_VAR_F_OPEN_START_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_VAR_F_CLOSE_START_TIMESTAMP; i++)
+        fk[i] = K_MIN_NZ;
+    for (int i = IOSAGE_PNETCDF_VAR_F_OPEN_END_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_VAR_F_CLOSE_END_TIMESTAMP; i++)
+        fk[i] = K_MAX;
+    for (int i = IOSAGE_PNETCDF_VAR_F_MAX_READ_TIME;
+         i <= IOSAGE_PNETCDF_VAR_F_VARIANCE_RANK_BYTES; i++)
+        fk[i] = K_SPECIAL;
+}
+
 /* The kind tables of a layer, built on first use (single-threaded: only the
  * writing rank reduces, at shutdown). */
 static void kinds_of(int layer, const unsigned char **ck,
@@ -351,6 +423,8 @@ static void kinds_of(int layer, const unsigned char **ck,
         stdio_kinds(c[TRC_STDIO], f[TRC_STDIO]);
         h5f_kinds(c[TRC_H5F], f[TRC_H5F]);
         h5d_kinds(c[TRC_H5D], f[TRC_H5D]);
+        pncf_kinds(c[TRC_PNCF], f[TRC_PNCF]);
+        pncv_kinds(c[TRC_PNCV], f[TRC_PNCV]);
         built = 1;
     }
     *ck = c[layer];
@@ -495,7 +569,7 @@ void trc_reduce(const struct trc_pub *const *recs, int n, struct trc_pub *out)
         merge_top4(recs, n, ix->access_val, ix->access_cnt, out);
     if (ix->stride_val >= 0)
         merge_top4(recs, n, ix->stride_val, ix->stride_cnt, out);
-    if (out->layer == TRC_H5D)
+    if (out->layer == TRC_H5D || out->layer == TRC_PNCV)
         merge_tuples(recs, n, out);
     if (ix->max_rsize >= 0) {
         reduce_max_time(recs, n, ix->max_rsize, ix->t_max_read, out);

@@ -286,7 +286,9 @@ int trc_module_id(int layer)
 {
     static const int ids[TRC_NLAYERS] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
                                          IOSAGE_MOD_STDIO, IOSAGE_MOD_H5F,
-                                         IOSAGE_MOD_H5D};
+                                         IOSAGE_MOD_H5D,
+                                         IOSAGE_MOD_PNETCDF_FILE,
+                                         IOSAGE_MOD_PNETCDF_VAR};
     return ids[layer];
 }
 
@@ -364,7 +366,7 @@ struct trc_rec *trc_rec_get(int layer, const char *name)
         return NULL;
     r = calloc(1, sizeof *r);
     if (!r || !(r->name = strdup(name)) ||
-        (layer == TRC_H5D &&
+        ((layer == TRC_H5D || layer == TRC_PNCV) &&
          !(r->tuples = calloc(TRC_CANDIDATES, sizeof *r->tuples)))) {
         if (r)
             free(r->name);

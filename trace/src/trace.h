@@ -65,7 +65,9 @@ enum trc_layer {
     TRC_STDIO = 2,
     TRC_H5F = 3,     /* HDF5 files (hdf5.c) */
     TRC_H5D = 4,     /* HDF5 datasets, named "<file>:<dataset path>" */
-    TRC_NLAYERS = 5
+    TRC_PNCF = 5,    /* PnetCDF files (pnetcdf.c, MPI library only) */
+    TRC_PNCV = 6,    /* PnetCDF variables, named "<file>:<variable>" */
+    TRC_NLAYERS = 7
 };
 /* The layers that have a heatmap: the first three. */
 #define TRC_HEAT_LAYERS 3
@@ -136,7 +138,7 @@ TRC_HIDDEN void trc_warn(const char *fmt, ...)
 
 /* --- records (records.c) ------------------------------------------------ */
 
-#define TRC_NC 94          /* largest int64 counter array (H5D v2) */
+#define TRC_NC 120         /* largest int64 counter array (PNETCDF_VAR) */
 #define TRC_NF 17          /* largest double counter array */
 #define TRC_CANDIDATES 32  /* top-4 candidates tracked per record */
 #define TRC_PATH_MAX 4096
@@ -162,14 +164,14 @@ struct trc_rec {
     int n_access, n_stride;  /* used entries below */
     struct trc_vc access[TRC_CANDIDATES];
     struct trc_vc stride[TRC_CANDIDATES];
-    /* H5D: the access candidates are tuples (size, 5 lengths, 5 strides);
-     * allocated with the record, NULL for the other layers */
+    /* H5D, PNETCDF_VAR: the access candidates are tuples (size, 5 lengths,
+     * 5 strides); allocated with the record, NULL for the other layers */
     struct trc_tuple *tuples;
     int n_tuples;
 };
 
-/* One H5D access: size in bytes, then the selection's count and stride in
- * the last five dimensions (D1..D5, D5 fastest), and how often it was seen. */
+/* One H5D or PnetCDF access: size in bytes, then the selection's count
+ * (LENGTH_D1..D5) and stride (STRIDE_D1..D5), and how often it was seen. */
 #define TRC_TUPLE_LEN 11
 struct trc_tuple {
     int64_t v[TRC_TUPLE_LEN];
@@ -261,6 +263,9 @@ TRC_HIDDEN void trc_add_time(struct trc_rec *r, int timer, double t0,
 TRC_HIDDEN void trc_stamp(double *start, double *end, double t0, double t1);
 TRC_HIDDEN int trc_size_bin(int64_t n);
 TRC_HIDDEN int trc_rw_switch(struct trc_rec *r, int op);
+/* Count one occurrence of an access tuple (TRC_TUPLE_LEN values) among the
+ * candidates of an H5D or PNETCDF_VAR record. */
+TRC_HIDDEN void trc_count_tuple(struct trc_rec *r, const int64_t *v);
 
 TRC_HIDDEN void trc_posix_open(int fd, int dirfd, const char *path, int flags,
                                int mode, double t0, double t1);
