@@ -14,6 +14,10 @@
  *              descriptor / stream / MPI handle maps
  *   book.c     what each intercepted call adds to a record (format spec 10)
  *   posix.c, stdio.c, mpiio.c   the wrappers (mpiio.c only in the MPI build)
+ *   hdf5.c     HDF5 wrappers and their H5F / H5D records
+ *   pnetcdf.c, pnetcdf_vara.c   PnetCDF wrappers, PNETCDF_FILE / _VAR records
+ *              (MPI build, when pnetcdf.h is found)
+ *   heatmap.c  bytes per time bin per interface (HEATMAP records)
  *   publish.c  per-process records -> counters as written; the shared-record
  *              reduction over ranks (format spec 11); serialization
  *   output.c   job record, command line, mount lines, log path, the write
