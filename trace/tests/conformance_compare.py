@@ -22,9 +22,8 @@ What must hold:
     are not compared one by one; their sums per record (bytes read and
     written by that rank through that API) must be equal, and the bin width
     sensible;
-  * the job's run time measured from MPI_Init (not process start): the
-    earliest timestamp of the log lies in the first half of the run and
-    the run time is below the process start-up cost the old measure added.
+  * the job's run time positive, every timestamp within it (that it runs
+    from MPI_Init to MPI_Finalize is checked exactly by trace_mpi_np2/np4).
 
 Prints one line per difference and exits 1 when there is any.
 """
@@ -221,15 +220,12 @@ def main():
                 n_equal += 1
         check_timing(key, t, run_time, errs)
         check_ranks(key, t, tjob.get("nprocs", 1), errs)
-    # Run time from MPI_Init: the first recorded operation comes early in
-    # the run, as in the runtime's log, not after a start-up of its own.
-    first = min((v for rec in trecs.values() for c, v in rec.items()
-                 if c.endswith("_START_TIMESTAMP") and v > 0), default=0.0)
+    # The run time itself depends on the machine's load; that it runs from
+    # MPI_Init to MPI_Finalize is checked exactly by trace_mpi_np2/np4
+    # (against wall times the workload takes around both calls). Here: it
+    # is positive and every timestamp lies within it (check_timing).
     if run_time <= 0:
         errs.append(f"run time {run_time} not positive")
-    elif first > 0.5 * run_time and first > 0.05:
-        errs.append(f"run time {run_time}: first operation only at {first} s "
-                    f"(start-up counted in the run time?)")
     for e in errs:
         print(f"{config}: {e}")
     print(f"{config}: {len(trecs)} records, {n_equal} counters equal, "
