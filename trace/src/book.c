@@ -23,7 +23,7 @@
 
 /* Book the interval [t0, t1] into *acc, counting time that overlaps an
  * interval already booked on the same timer of r only once (threads). */
-static void add_time(struct trc_rec *r, int timer, double t0, double t1,
+void trc_add_time(struct trc_rec *r, int timer, double t0, double t1,
                      double *acc)
 {
     double from = t0 > r->busy_end[timer] ? t0 : r->busy_end[timer];
@@ -34,7 +34,7 @@ static void add_time(struct trc_rec *r, int timer, double t0, double t1,
 }
 
 /* Start timestamp: the earliest start; end timestamp: the latest end. */
-static void stamp(double *start, double *end, double t0, double t1)
+void trc_stamp(double *start, double *end, double t0, double t1)
 {
     if (*start == 0.0 || t0 < *start)
         *start = t0;
@@ -43,7 +43,7 @@ static void stamp(double *start, double *end, double t0, double t1)
 }
 
 /* Histogram bin 0..9 of an access size (spec 10.4, inclusive bounds). */
-static int size_bin(int64_t n)
+int trc_size_bin(int64_t n)
 {
     static const int64_t upper[9] = {100,      1024,      10240,
                                      102400,   1048576,   4194304,
@@ -73,8 +73,23 @@ static void count_value(struct trc_vc *v, int *n, int64_t val)
     }
 }
 
+/* See trace.h. A new tuple is dropped once TRC_CANDIDATES are tracked. */
+void trc_count_tuple(struct trc_rec *r, const int64_t *v)
+{
+    for (int i = 0; i < r->n_tuples; i++) {
+        if (memcmp(r->tuples[i].v, v, sizeof r->tuples[i].v) == 0) {
+            r->tuples[i].count++;
+            return;
+        }
+    }
+    if (r->n_tuples < TRC_CANDIDATES) {
+        memcpy(r->tuples[r->n_tuples].v, v, sizeof r->tuples[0].v);
+        r->tuples[r->n_tuples++].count = 1;
+    }
+}
+
 /* Read/write switch: the kind of data call changed since the last one. */
-static int rw_switch(struct trc_rec *r, int op)
+int trc_rw_switch(struct trc_rec *r, int op)
 {
     int sw = r->last_op != TRC_OP_NONE && r->last_op != op;
     r->last_op = op;
@@ -115,9 +130,17 @@ static int attach_fd(int fd, struct trc_rec *r, int64_t offset)
     return 0;
 }
 
+/* 1 when fd is a regular file. Directories, devices, FIFOs and sockets get
+ * no record, as with the runtime. Asked once per file, at its first open. */
+static int regular_fd(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static void posix_meta(struct trc_rec *r, double t0, double t1)
 {
-    add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_POSIX_F_META_TIME]);
+    trc_add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_POSIX_F_META_TIME]);
 }
 
 /* See trace.h. mode is the permission argument (0 without O_CREAT). */
@@ -128,12 +151,14 @@ void trc_posix_open(int fd, int dirfd, const char *path, int flags, int mode,
     int old = trc_lock();
     char clean[TRC_PATH_MAX];
     struct trc_rec *r = NULL;
-    if (trc_clean_path(dirfd, path, clean) == 0 && !trc_excluded(clean))
+    if (trc_clean_path(dirfd, path, clean) == 0 && !trc_excluded(clean) &&
+        (trc_rec_find(TRC_POSIX, clean) || regular_fd(fd)))
         r = trc_rec_get(TRC_POSIX, clean);
     if (r && attach_fd(fd, r, start_offset(fd, flags)) == 0) {
         r->c[IOSAGE_POSIX_OPENS]++;
-        r->c[IOSAGE_POSIX_MODE] = mode;
-        stamp(&r->f[IOSAGE_POSIX_F_OPEN_START_TIMESTAMP],
+        if (mode != 0) /* as the runtime: an open without O_CREAT keeps it */
+            r->c[IOSAGE_POSIX_MODE] = mode;
+        trc_stamp(&r->f[IOSAGE_POSIX_F_OPEN_START_TIMESTAMP],
               &r->f[IOSAGE_POSIX_F_OPEN_END_TIMESTAMP], t0, t1);
         posix_meta(r, t0, t1);
     }
@@ -172,7 +197,10 @@ static void posix_pattern(struct trc_rec *r, int is_read, int64_t off,
         if (off == *last + 1)
             c[is_read ? IOSAGE_POSIX_CONSEC_READS
                       : IOSAGE_POSIX_CONSEC_WRITES]++;
-        count_value(r->stride, &r->n_stride, off - *last - 1);
+        /* No stride before the first access of the kind (the last byte is
+         * still 0), as the runtime counts it. */
+        if (*last != 0)
+            count_value(r->stride, &r->n_stride, off - *last - 1);
     }
     *last = off + len - 1;
     int64_t *max = &c[is_read ? IOSAGE_POSIX_MAX_BYTE_READ
@@ -191,9 +219,9 @@ static void posix_access(struct trc_rec *r, int op, int64_t off, int64_t len,
     c[rd ? IOSAGE_POSIX_READS : IOSAGE_POSIX_WRITES]++;
     c[rd ? IOSAGE_POSIX_BYTES_READ : IOSAGE_POSIX_BYTES_WRITTEN] += len;
     c[(rd ? IOSAGE_POSIX_SIZE_READ_0_100 : IOSAGE_POSIX_SIZE_WRITE_0_100) +
-      size_bin(len)]++;
+      trc_size_bin(len)]++;
     posix_pattern(r, rd, off, len);
-    if (rw_switch(r, op))
+    if (trc_rw_switch(r, op))
         c[IOSAGE_POSIX_RW_SWITCHES]++;
     count_value(r->access, &r->n_access, len);
     if ((uintptr_t)buf % (uintptr_t)c[IOSAGE_POSIX_MEM_ALIGNMENT] != 0)
@@ -208,13 +236,14 @@ static void posix_access(struct trc_rec *r, int op, int64_t off, int64_t len,
         c[rd ? IOSAGE_POSIX_MAX_READ_TIME_SIZE
              : IOSAGE_POSIX_MAX_WRITE_TIME_SIZE] = len;
     }
-    add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
+    trc_add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
              &f[rd ? IOSAGE_POSIX_F_READ_TIME : IOSAGE_POSIX_F_WRITE_TIME]);
+    trc_heat_add(TRC_POSIX, op, len, t0, t1);
     if (rd)
-        stamp(&f[IOSAGE_POSIX_F_READ_START_TIMESTAMP],
+        trc_stamp(&f[IOSAGE_POSIX_F_READ_START_TIMESTAMP],
               &f[IOSAGE_POSIX_F_READ_END_TIMESTAMP], t0, t1);
     else
-        stamp(&f[IOSAGE_POSIX_F_WRITE_START_TIMESTAMP],
+        trc_stamp(&f[IOSAGE_POSIX_F_WRITE_START_TIMESTAMP],
               &f[IOSAGE_POSIX_F_WRITE_END_TIMESTAMP], t0, t1);
 }
 
@@ -262,7 +291,7 @@ void trc_posix_sync(int fd, int data_only, double t0, double t1)
     struct trc_rec *r = fd_rec(fd, NULL);
     if (r) {
         r->c[data_only ? IOSAGE_POSIX_FDSYNCS : IOSAGE_POSIX_FSYNCS]++;
-        add_time(r, TRC_T_WRITE, t0, t1, &r->f[IOSAGE_POSIX_F_WRITE_TIME]);
+        trc_add_time(r, TRC_T_WRITE, t0, t1, &r->f[IOSAGE_POSIX_F_WRITE_TIME]);
     }
     trc_unlock(old);
     errno = saved;
@@ -277,7 +306,7 @@ void trc_posix_close(int fd, double t0, double t1)
     struct trc_rec *r = fd_rec(fd, &s);
     if (r) {
         atomic_store_explicit(&s->rec, NULL, memory_order_relaxed);
-        stamp(&r->f[IOSAGE_POSIX_F_CLOSE_START_TIMESTAMP],
+        trc_stamp(&r->f[IOSAGE_POSIX_F_CLOSE_START_TIMESTAMP],
               &r->f[IOSAGE_POSIX_F_CLOSE_END_TIMESTAMP], t0, t1);
         posix_meta(r, t0, t1);
     }
@@ -328,9 +357,9 @@ void trc_posix_mmap(int fd, double t0, double t1)
 {
     int saved = errno;
     int old = trc_lock();
-    struct trc_rec *r = fd_rec(fd, NULL);
-    if (r)
-        r->c[IOSAGE_POSIX_MMAPS]++;
+    /* POSIX_MMAPS stays -1, "not counted", as the runtime leaves it by
+     * default (its mmap counting is off unless configured). */
+    (void)fd;
     (void)t0;
     (void)t1;
     trc_unlock(old);
@@ -441,6 +470,9 @@ static struct trc_ref *stream_ref(FILE *fp)
     struct trc_rec *r = trc_rec_get(TRC_STDIO, name);
     if (!r || !(ref = trc_map_add(TRC_STDIO, fp)))
         return NULL;
+    /* The runtime counts the stream as opened once, by the program's
+     * start-up. */
+    r->c[IOSAGE_STDIO_OPENS] = 1;
     ref->rec = r;
     ref->offset = 0;
     return ref;
@@ -474,6 +506,13 @@ void trc_stdio_open(FILE *fp, const char *path, int fd, const char *mode,
     int ok = path ? trc_clean_path(AT_FDCWD, path, clean) == 0
                   : fd_path(fd, raw) == 0 &&
                         trc_clean_path(AT_FDCWD, raw, clean) == 0;
+    /* The runtime's STDIO module, once started in a process, always holds
+     * a <STDOUT> record opened once: the first file stream brings it. */
+    if (ok && !trc_excluded(clean) && !trc_rec_first(TRC_STDIO)) {
+        struct trc_rec *out = trc_rec_get(TRC_STDIO, "<STDOUT>");
+        if (out)
+            out->c[IOSAGE_STDIO_OPENS] = 1;
+    }
     struct trc_rec *r = ok && !trc_excluded(clean)
                             ? trc_rec_get(TRC_STDIO, clean) : NULL;
     struct trc_ref *ref = r ? trc_map_add(TRC_STDIO, fp) : NULL;
@@ -483,9 +522,9 @@ void trc_stdio_open(FILE *fp, const char *path, int fd, const char *mode,
         r->c[IOSAGE_STDIO_OPENS]++;
         if (!path)
             r->c[IOSAGE_STDIO_FDOPENS]++;
-        stamp(&r->f[IOSAGE_STDIO_F_OPEN_START_TIMESTAMP],
+        trc_stamp(&r->f[IOSAGE_STDIO_F_OPEN_START_TIMESTAMP],
               &r->f[IOSAGE_STDIO_F_OPEN_END_TIMESTAMP], t0, t1);
-        add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_STDIO_F_META_TIME]);
+        trc_add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_STDIO_F_META_TIME]);
     }
     trc_unlock(old);
     errno = saved;
@@ -507,13 +546,14 @@ void trc_stdio_io(FILE *fp, int op, int64_t bytes, double t0, double t1)
         if (bytes > 0 && ref->offset + bytes - 1 > *max)
             *max = ref->offset + bytes - 1;
         ref->offset += bytes;
-        add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
+        trc_add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
                  &r->f[rd ? IOSAGE_STDIO_F_READ_TIME : IOSAGE_STDIO_F_WRITE_TIME]);
+        trc_heat_add(TRC_STDIO, op, bytes, t0, t1);
         if (rd)
-            stamp(&r->f[IOSAGE_STDIO_F_READ_START_TIMESTAMP],
+            trc_stamp(&r->f[IOSAGE_STDIO_F_READ_START_TIMESTAMP],
                   &r->f[IOSAGE_STDIO_F_READ_END_TIMESTAMP], t0, t1);
         else
-            stamp(&r->f[IOSAGE_STDIO_F_WRITE_START_TIMESTAMP],
+            trc_stamp(&r->f[IOSAGE_STDIO_F_WRITE_START_TIMESTAMP],
                   &r->f[IOSAGE_STDIO_F_WRITE_END_TIMESTAMP], t0, t1);
     }
     trc_unlock(old);
@@ -530,7 +570,7 @@ void trc_stdio_seek(FILE *fp, int64_t pos, double t0, double t1)
         if (pos >= 0)
             ref->offset = pos;
         ref->rec->c[IOSAGE_STDIO_SEEKS]++;
-        add_time(ref->rec, TRC_T_META, t0, t1,
+        trc_add_time(ref->rec, TRC_T_META, t0, t1,
                  &ref->rec->f[IOSAGE_STDIO_F_META_TIME]);
     }
     trc_unlock(old);
@@ -545,7 +585,7 @@ void trc_stdio_flush(FILE *fp, double t0, double t1)
     struct trc_ref *ref = stream_ref(fp);
     if (ref) {
         ref->rec->c[IOSAGE_STDIO_FLUSHES]++;
-        add_time(ref->rec, TRC_T_WRITE, t0, t1,
+        trc_add_time(ref->rec, TRC_T_WRITE, t0, t1,
                  &ref->rec->f[IOSAGE_STDIO_F_WRITE_TIME]);
     }
     trc_unlock(old);
@@ -561,9 +601,9 @@ void trc_stdio_close(FILE *fp, int fd, double t0, double t1)
     struct trc_ref *ref = trc_map_find(TRC_STDIO, fp);
     if (ref) {
         struct trc_rec *r = ref->rec;
-        stamp(&r->f[IOSAGE_STDIO_F_CLOSE_START_TIMESTAMP],
+        trc_stamp(&r->f[IOSAGE_STDIO_F_CLOSE_START_TIMESTAMP],
               &r->f[IOSAGE_STDIO_F_CLOSE_END_TIMESTAMP], t0, t1);
-        add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_STDIO_F_META_TIME]);
+        trc_add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_STDIO_F_META_TIME]);
         trc_map_del(TRC_STDIO, fp);
     }
     struct trc_fd *s = trc_fd_slot(fd, 0);
@@ -594,7 +634,7 @@ void trc_stdio_fileno(FILE *fp, int fd)
 
 static void mpiio_meta(struct trc_rec *r, double t0, double t1)
 {
-    add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_MPIIO_F_META_TIME]);
+    trc_add_time(r, TRC_T_META, t0, t1, &r->f[IOSAGE_MPIIO_F_META_TIME]);
 }
 
 /* Skip a ROMIO-style "fstype:" prefix ("ufs:/path", "lustre:/path"). */
@@ -625,7 +665,7 @@ void trc_mpiio_open(const void *fh, const char *path, int amode,
                            : IOSAGE_MPIIO_INDEP_OPENS]++;
         r->c[IOSAGE_MPIIO_MODE] = amode;
         r->c[IOSAGE_MPIIO_HINTS] += has_info ? 1 : 0;
-        stamp(&r->f[IOSAGE_MPIIO_F_OPEN_START_TIMESTAMP],
+        trc_stamp(&r->f[IOSAGE_MPIIO_F_OPEN_START_TIMESTAMP],
               &r->f[IOSAGE_MPIIO_F_OPEN_END_TIMESTAMP], t0, t1);
         mpiio_meta(r, t0, t1);
     }
@@ -659,8 +699,8 @@ void trc_mpiio_io(const void *fh, int op, int kind, int64_t bytes, double t0,
         c[mpiio_kind_counter(rd, kind)]++;
         c[rd ? IOSAGE_MPIIO_BYTES_READ : IOSAGE_MPIIO_BYTES_WRITTEN] += bytes;
         c[(rd ? IOSAGE_MPIIO_SIZE_READ_AGG_0_100
-              : IOSAGE_MPIIO_SIZE_WRITE_AGG_0_100) + size_bin(bytes)]++;
-        if (rw_switch(r, op))
+              : IOSAGE_MPIIO_SIZE_WRITE_AGG_0_100) + trc_size_bin(bytes)]++;
+        if (trc_rw_switch(r, op))
             c[IOSAGE_MPIIO_RW_SWITCHES]++;
         count_value(r->access, &r->n_access, bytes);
         int fmax = rd ? IOSAGE_MPIIO_F_MAX_READ_TIME
@@ -670,13 +710,14 @@ void trc_mpiio_io(const void *fh, int op, int kind, int64_t bytes, double t0,
             c[rd ? IOSAGE_MPIIO_MAX_READ_TIME_SIZE
                  : IOSAGE_MPIIO_MAX_WRITE_TIME_SIZE] = bytes;
         }
-        add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
+        trc_add_time(r, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
                  &f[rd ? IOSAGE_MPIIO_F_READ_TIME : IOSAGE_MPIIO_F_WRITE_TIME]);
+        trc_heat_add(TRC_MPIIO, op, bytes, t0, t1);
         if (rd)
-            stamp(&f[IOSAGE_MPIIO_F_READ_START_TIMESTAMP],
+            trc_stamp(&f[IOSAGE_MPIIO_F_READ_START_TIMESTAMP],
                   &f[IOSAGE_MPIIO_F_READ_END_TIMESTAMP], t0, t1);
         else
-            stamp(&f[IOSAGE_MPIIO_F_WRITE_START_TIMESTAMP],
+            trc_stamp(&f[IOSAGE_MPIIO_F_WRITE_START_TIMESTAMP],
                   &f[IOSAGE_MPIIO_F_WRITE_END_TIMESTAMP], t0, t1);
     }
     trc_unlock(old);
@@ -691,7 +732,7 @@ void trc_mpiio_sync(const void *fh, double t0, double t1)
     struct trc_ref *ref = trc_map_find(TRC_MPIIO, fh);
     if (ref) {
         ref->rec->c[IOSAGE_MPIIO_SYNCS]++;
-        add_time(ref->rec, TRC_T_WRITE, t0, t1,
+        trc_add_time(ref->rec, TRC_T_WRITE, t0, t1,
                  &ref->rec->f[IOSAGE_MPIIO_F_WRITE_TIME]);
     }
     trc_unlock(old);
@@ -721,7 +762,7 @@ void trc_mpiio_close(const void *fh, double t0, double t1)
     struct trc_ref *ref = trc_map_find(TRC_MPIIO, fh);
     if (ref) {
         struct trc_rec *r = ref->rec;
-        stamp(&r->f[IOSAGE_MPIIO_F_CLOSE_START_TIMESTAMP],
+        trc_stamp(&r->f[IOSAGE_MPIIO_F_CLOSE_START_TIMESTAMP],
               &r->f[IOSAGE_MPIIO_F_CLOSE_END_TIMESTAMP], t0, t1);
         mpiio_meta(r, t0, t1);
         trc_map_del(TRC_MPIIO, fh);
@@ -738,7 +779,7 @@ void trc_mpiio_time(const void *fh, int op, double t0, double t1)
     struct trc_ref *ref = trc_map_find(TRC_MPIIO, fh);
     if (ref) {
         int rd = op == TRC_OP_READ;
-        add_time(ref->rec, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
+        trc_add_time(ref->rec, rd ? TRC_T_READ : TRC_T_WRITE, t0, t1,
                  &ref->rec->f[rd ? IOSAGE_MPIIO_F_READ_TIME
                                  : IOSAGE_MPIIO_F_WRITE_TIME]);
     }

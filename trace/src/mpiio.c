@@ -480,6 +480,7 @@ static void mpi_started(void)
     g_rank = rank;
     g_nprocs = size;
     g_mpi_started = 1;
+    trc_start_job_clock(); /* the runtime's job starts here too */
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -552,6 +553,8 @@ static void write_all(struct gather *g)
             procs[r] = procs[0];
             procs[r].n = 0;
             procs[r].recs = NULL;
+            procs[r].rank = r;
+            memset(procs[r].heat, 0, sizeof procs[r].heat);
         }
     }
     trc_write_log(procs, g->size, g->size, 1, NULL);

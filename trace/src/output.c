@@ -18,8 +18,9 @@
 #include "iosage/darshan.h"
 #include "trace.h"
 
-/* Record version written per layer (the newest: POSIX 4, MPI-IO 3, STDIO 2). */
-static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2};
+/* Record version written per layer (the newest: POSIX 4, MPI-IO 3, STDIO 2,
+ * H5F 3, H5D 2, PNETCDF_FILE 3, PNETCDF_VAR 1). */
+static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2, 3, 2, 3, 1};
 
 /* --- job data ------------------------------------------------------------- */
 
@@ -150,6 +151,22 @@ static int add_pub(iosage_log *log, const struct trc_pub *p, iosage_error *err)
     rec.n_fcounters = trc_layer_nf(p->layer);
     rec.counters = (int64_t *)p->c;
     rec.fcounters = (double *)p->f;
+    if (p->layer == TRC_H5D || p->layer == TRC_PNCV) {
+        /* the containing file: the name up to ":/<dataset path>" (H5D) or
+         * up to the ':' after the file's last '/' (PnetCDF variable) */
+        const char *sep = NULL;
+        if (p->layer == TRC_H5D) {
+            for (const char *q = strstr(p->name, ":/"); q;
+                 q = strstr(q + 1, ":/"))
+                sep = q;
+        } else {
+            const char *slash = strrchr(p->name, '/');
+            sep = strchr(slash ? slash : p->name, ':');
+        }
+        rec.x.file_ref.file_rec_id =
+            iosage_darshan_hash(p->name, sep ? (size_t)(sep - p->name)
+                                             : strlen(p->name));
+    }
     if (iosage_log_add_name(log, p->id, p->name, err) != IOSAGE_OK ||
         iosage_log_add_record(log, &rec, err) != IOSAGE_OK)
         return -1;
@@ -229,6 +246,60 @@ out:
     return rc;
 }
 
+/* --- heatmaps ------------------------------------------------------------------ */
+
+/*
+ * One HEATMAP record per process and interface that moved data, in rank
+ * order (POSIX, MPI-IO, STDIO within a rank). Every record gets the job's
+ * widest bin width (the reader wants one width) and the bins up to the
+ * one holding the job's end, as the runtime trims them.
+ */
+static int add_heatmaps(iosage_log *log, const struct trc_proc *procs, int n,
+                        const struct iosage_job *job, iosage_error *err)
+{
+    static const char *const names[TRC_HEAT_LAYERS] = {
+        "heatmap:POSIX", "heatmap:MPIIO", "heatmap:STDIO"};
+    double width = TRC_HEAT_WIDTH;
+    for (int p = 0; p < n; p++)
+        for (int l = 0; l < TRC_HEAT_LAYERS; l++)
+            if (procs[p].heat[l].used && procs[p].heat[l].width > width)
+                width = procs[p].heat[l].width;
+    double run = (double)(job->end_time_sec - job->start_time_sec) +
+                 (double)(job->end_time_nsec - job->start_time_nsec) * 1e-9;
+    int64_t nbins = run > 0 ? (int64_t)(run / width) + 1 : 1;
+    if (nbins > TRC_HEAT_BINS)
+        nbins = TRC_HEAT_BINS;
+    for (int p = 0; p < n; p++) {
+        for (int l = 0; l < TRC_HEAT_LAYERS; l++) {
+            static struct trc_heat copy; /* one write at a time */
+            struct trc_heat *h = &copy;
+            if (!procs[p].heat[l].used)
+                continue;
+            copy = procs[p].heat[l];
+            trc_heat_widen_to(h, width);
+            /* bytes booked past the cut (clock skew) go to the last bin */
+            for (int64_t i = nbins; i < TRC_HEAT_BINS; i++) {
+                h->w[nbins - 1] += h->w[i];
+                h->r[nbins - 1] += h->r[i];
+            }
+            iosage_record rec;
+            memset(&rec, 0, sizeof rec);
+            rec.module = IOSAGE_MOD_HEATMAP;
+            rec.version = 1;
+            rec.id = iosage_darshan_hash(names[l], strlen(names[l]));
+            rec.rank = procs[p].rank;
+            rec.x.heatmap.bin_width = width;
+            rec.x.heatmap.nbins = nbins;
+            rec.x.heatmap.write_bins = h->w;
+            rec.x.heatmap.read_bins = h->r;
+            if (iosage_log_add_name(log, rec.id, names[l], err) != IOSAGE_OK ||
+                iosage_log_add_record(log, &rec, err) != IOSAGE_OK)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* --- the write ---------------------------------------------------------------- */
 
 static int fail(iosage_log *log, const iosage_error *err, const char *what)
@@ -270,6 +341,8 @@ int trc_write_log(const struct trc_proc *procs, int n, int nprocs, int reduce,
             if (procs[p].partial_mask & ((int64_t)1 << l))
                 iosage_log_set_partial(log, trc_module_id(l));
     }
+    if (add_heatmaps(log, procs, n, &job, &err) != 0)
+        return fail(log, &err, "cannot build the log");
     log_path(cmdline, suffix ? suffix : "", path, sizeof path);
     if (iosage_log_write(log, path, &err) != IOSAGE_OK)
         return fail(log, &err, "cannot write the log");

@@ -637,6 +637,23 @@ static void book_stat(int style, const struct stat_args *a, double t0,
         trc_posix_stat(a->dirfd, a->path, t0, t1);
 }
 
+/*
+ * Which stat calls are booked: only the old glibc entry points __xstat,
+ * __lxstat and __fxstat (and their 64 forms), which are the ones the Darshan
+ * runtime (3.5.0) wraps. Since glibc 2.33 a program's stat(), lstat(),
+ * fstat(), fstatat() and statx() call the exported functions directly and
+ * the runtime never sees them, so its logs carry POSIX_STATS 0 and no
+ * record for a file that was only stat'ed; counting them here would give
+ * the models a counter the logs they are used on never have. They are
+ * still wrapped (and pass straight through) so that the list of wrapped
+ * symbols stays stable. Only regular files are booked: the runtime keeps
+ * no records of directories.
+ */
+static int stat_counted(int style)
+{
+    return style == S_XPATH || style == S_XFD;
+}
+
 static int stat_common(void *fn, int style, const struct stat_args *a)
 {
     if (!fn) {
@@ -644,13 +661,14 @@ static int stat_common(void *fn, int style, const struct stat_args *a)
         return -1;
     }
     int fd_style = style == S_FD || style == S_XFD;
-    if (!trc_active() || (fd_style && !trc_fd_traced(a->dirfd)))
+    if (!trc_active() || !stat_counted(style) ||
+        (fd_style && !trc_fd_traced(a->dirfd)))
         return call_stat(fn, style, a);
     double t0 = trc_now();
     int ret = call_stat(fn, style, a);
     int err = errno;
     double t1 = trc_now();
-    if (ret == 0)
+    if (ret == 0 && S_ISREG(((const struct stat *)a->buf)->st_mode))
         book_stat(style, a, t0, t1);
     errno = err;
     return ret;

@@ -21,18 +21,22 @@
 /* See trace.h. */
 int trc_layer_nc(int layer)
 {
-    static const int n[TRC_NLAYERS] = {IOSAGE_POSIX_NUM_COUNTERS,
-                                       IOSAGE_MPIIO_NUM_COUNTERS,
-                                       IOSAGE_STDIO_NUM_COUNTERS};
+    static const int n[TRC_NLAYERS] = {
+        IOSAGE_POSIX_NUM_COUNTERS, IOSAGE_MPIIO_NUM_COUNTERS,
+        IOSAGE_STDIO_NUM_COUNTERS, IOSAGE_H5F_NUM_COUNTERS,
+        IOSAGE_H5D_NUM_COUNTERS, IOSAGE_PNETCDF_FILE_NUM_COUNTERS,
+        IOSAGE_PNETCDF_VAR_NUM_COUNTERS};
     return n[layer];
 }
 
 /* See trace.h. */
 int trc_layer_nf(int layer)
 {
-    static const int n[TRC_NLAYERS] = {IOSAGE_POSIX_NUM_FCOUNTERS,
-                                       IOSAGE_MPIIO_NUM_FCOUNTERS,
-                                       IOSAGE_STDIO_NUM_FCOUNTERS};
+    static const int n[TRC_NLAYERS] = {
+        IOSAGE_POSIX_NUM_FCOUNTERS, IOSAGE_MPIIO_NUM_FCOUNTERS,
+        IOSAGE_STDIO_NUM_FCOUNTERS, IOSAGE_H5F_NUM_FCOUNTERS,
+        IOSAGE_H5D_NUM_FCOUNTERS, IOSAGE_PNETCDF_FILE_NUM_FCOUNTERS,
+        IOSAGE_PNETCDF_VAR_NUM_FCOUNTERS};
     return n[layer];
 }
 
@@ -45,6 +49,7 @@ struct layer_idx {
     int access_val, access_cnt; /* first of 4 each */
     int stride_val, stride_cnt;
     int max_rsize, max_wsize, t_max_read, t_max_write;
+    int ts_first, ts_last; /* the *_TIMESTAMP doubles, a contiguous range */
 };
 
 static const struct layer_idx idx_tab[TRC_NLAYERS] = {
@@ -60,7 +65,9 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                    IOSAGE_POSIX_STRIDE1_STRIDE, IOSAGE_POSIX_STRIDE1_COUNT,
                    IOSAGE_POSIX_MAX_READ_TIME_SIZE,
                    IOSAGE_POSIX_MAX_WRITE_TIME_SIZE,
-                   IOSAGE_POSIX_F_MAX_READ_TIME, IOSAGE_POSIX_F_MAX_WRITE_TIME},
+                   IOSAGE_POSIX_F_MAX_READ_TIME, IOSAGE_POSIX_F_MAX_WRITE_TIME,
+                   IOSAGE_POSIX_F_OPEN_START_TIMESTAMP,
+                   IOSAGE_POSIX_F_CLOSE_END_TIMESTAMP},
     [TRC_MPIIO] = {IOSAGE_MPIIO_BYTES_READ, IOSAGE_MPIIO_BYTES_WRITTEN,
                    IOSAGE_MPIIO_FASTEST_RANK, IOSAGE_MPIIO_FASTEST_RANK_BYTES,
                    IOSAGE_MPIIO_SLOWEST_RANK, IOSAGE_MPIIO_SLOWEST_RANK_BYTES,
@@ -73,7 +80,9 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                    -1, -1,
                    IOSAGE_MPIIO_MAX_READ_TIME_SIZE,
                    IOSAGE_MPIIO_MAX_WRITE_TIME_SIZE,
-                   IOSAGE_MPIIO_F_MAX_READ_TIME, IOSAGE_MPIIO_F_MAX_WRITE_TIME},
+                   IOSAGE_MPIIO_F_MAX_READ_TIME, IOSAGE_MPIIO_F_MAX_WRITE_TIME,
+                   IOSAGE_MPIIO_F_OPEN_START_TIMESTAMP,
+                   IOSAGE_MPIIO_F_CLOSE_END_TIMESTAMP},
     [TRC_STDIO] = {IOSAGE_STDIO_BYTES_READ, IOSAGE_STDIO_BYTES_WRITTEN,
                    IOSAGE_STDIO_FASTEST_RANK, IOSAGE_STDIO_FASTEST_RANK_BYTES,
                    IOSAGE_STDIO_SLOWEST_RANK, IOSAGE_STDIO_SLOWEST_RANK_BYTES,
@@ -82,8 +91,120 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                    IOSAGE_STDIO_F_SLOWEST_RANK_TIME,
                    IOSAGE_STDIO_F_VARIANCE_RANK_TIME,
                    IOSAGE_STDIO_F_VARIANCE_RANK_BYTES,
-                   -1, -1, -1, -1, -1, -1, -1, -1},
+                   -1, -1, -1, -1, -1, -1, -1, -1,
+                   IOSAGE_STDIO_F_OPEN_START_TIMESTAMP,
+                   IOSAGE_STDIO_F_READ_END_TIMESTAMP},
+    [TRC_H5F] = {-1, -1, -1, -1, -1, -1,
+                 -1, -1, IOSAGE_H5F_F_META_TIME, -1, -1, -1, -1,
+                 -1, -1, -1, -1, -1, -1, -1, -1,
+                 IOSAGE_H5F_F_OPEN_START_TIMESTAMP,
+                 IOSAGE_H5F_F_CLOSE_END_TIMESTAMP},
+    /* H5D access tuples are not value/count pairs: see put_tuples */
+    [TRC_H5D] = {IOSAGE_H5D_BYTES_READ, IOSAGE_H5D_BYTES_WRITTEN,
+                 IOSAGE_H5D_FASTEST_RANK, IOSAGE_H5D_FASTEST_RANK_BYTES,
+                 IOSAGE_H5D_SLOWEST_RANK, IOSAGE_H5D_SLOWEST_RANK_BYTES,
+                 IOSAGE_H5D_F_READ_TIME, IOSAGE_H5D_F_WRITE_TIME,
+                 IOSAGE_H5D_F_META_TIME, IOSAGE_H5D_F_FASTEST_RANK_TIME,
+                 IOSAGE_H5D_F_SLOWEST_RANK_TIME,
+                 IOSAGE_H5D_F_VARIANCE_RANK_TIME,
+                 IOSAGE_H5D_F_VARIANCE_RANK_BYTES,
+                 -1, -1, -1, -1,
+                 IOSAGE_H5D_MAX_READ_TIME_SIZE,
+                 IOSAGE_H5D_MAX_WRITE_TIME_SIZE,
+                 IOSAGE_H5D_F_MAX_READ_TIME, IOSAGE_H5D_F_MAX_WRITE_TIME,
+                 IOSAGE_H5D_F_OPEN_START_TIMESTAMP,
+                 IOSAGE_H5D_F_CLOSE_END_TIMESTAMP},
+    [TRC_PNCF] = {-1, -1, -1, -1, -1, -1,
+                  -1, -1, IOSAGE_PNETCDF_FILE_F_META_TIME, -1, -1, -1, -1,
+                  -1, -1, -1, -1, -1, -1, -1, -1,
+                  IOSAGE_PNETCDF_FILE_F_OPEN_START_TIMESTAMP,
+                  IOSAGE_PNETCDF_FILE_F_WAIT_END_TIMESTAMP},
+    [TRC_PNCV] = {IOSAGE_PNETCDF_VAR_BYTES_READ,
+                  IOSAGE_PNETCDF_VAR_BYTES_WRITTEN,
+                  IOSAGE_PNETCDF_VAR_FASTEST_RANK,
+                  IOSAGE_PNETCDF_VAR_FASTEST_RANK_BYTES,
+                  IOSAGE_PNETCDF_VAR_SLOWEST_RANK,
+                  IOSAGE_PNETCDF_VAR_SLOWEST_RANK_BYTES,
+                  IOSAGE_PNETCDF_VAR_F_READ_TIME, IOSAGE_PNETCDF_VAR_F_WRITE_TIME,
+                  IOSAGE_PNETCDF_VAR_F_META_TIME,
+                  IOSAGE_PNETCDF_VAR_F_FASTEST_RANK_TIME,
+                  IOSAGE_PNETCDF_VAR_F_SLOWEST_RANK_TIME,
+                  IOSAGE_PNETCDF_VAR_F_VARIANCE_RANK_TIME,
+                  IOSAGE_PNETCDF_VAR_F_VARIANCE_RANK_BYTES,
+                  -1, -1, -1, -1,
+                  IOSAGE_PNETCDF_VAR_MAX_READ_TIME_SIZE,
+                  IOSAGE_PNETCDF_VAR_MAX_WRITE_TIME_SIZE,
+                  IOSAGE_PNETCDF_VAR_F_MAX_READ_TIME,
+                  IOSAGE_PNETCDF_VAR_F_MAX_WRITE_TIME,
+                  IOSAGE_PNETCDF_VAR_F_OPEN_START_TIMESTAMP,
+                  IOSAGE_PNETCDF_VAR_F_CLOSE_END_TIMESTAMP},
 };
+
+/* Where a layer's access tuples go: the first group and the first count. */
+static void tuple_base(int layer, int *val0, int *cnt0)
+{
+    *val0 = layer == TRC_H5D ? IOSAGE_H5D_ACCESS1_ACCESS
+                             : IOSAGE_PNETCDF_VAR_ACCESS1_ACCESS;
+    *cnt0 = layer == TRC_H5D ? IOSAGE_H5D_ACCESS1_COUNT
+                             : IOSAGE_PNETCDF_VAR_ACCESS1_COUNT;
+}
+
+/* --- H5D access tuples ------------------------------------------------------ */
+
+/* Order of tuples: count descending, then the values descending. */
+static int tuple_cmp(const void *a, const void *b)
+{
+    const struct trc_tuple *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    for (int i = 0; i < TRC_TUPLE_LEN; i++)
+        if (x->v[i] != y->v[i])
+            return x->v[i] < y->v[i] ? 1 : -1;
+    return 0;
+}
+
+/* Write the four most frequent of n tuples to the counters of layer
+ * (groups of 11 values from ACCESS1_ACCESS, counts from ACCESS1_COUNT). */
+static void put_tuples(struct trc_tuple *t, int n, int layer, int64_t *c)
+{
+    int val0, cnt0;
+    tuple_base(layer, &val0, &cnt0);
+    qsort(t, (size_t)n, sizeof *t, tuple_cmp);
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < TRC_TUPLE_LEN; j++)
+            c[val0 + TRC_TUPLE_LEN * i + j] = i < n ? t[i].v[j] : 0;
+        c[cnt0 + i] = i < n ? t[i].count : 0;
+    }
+}
+
+/* The ranks' top-4 tuples merged: equal tuples add their counts. */
+static void merge_tuples(const struct trc_pub *const *recs, int n,
+                         struct trc_pub *out)
+{
+    struct trc_tuple *t = calloc((size_t)n * 4 + 1, sizeof *t);
+    int m = 0, val0, cnt0;
+    if (!t)
+        return;
+    tuple_base(out->layer, &val0, &cnt0);
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; i < 4; i++) {
+            struct trc_tuple x;
+            x.count = recs[k]->c[cnt0 + i];
+            memcpy(x.v, &recs[k]->c[val0 + TRC_TUPLE_LEN * i], sizeof x.v);
+            if (x.count == 0)
+                continue;
+            int j = 0;
+            while (j < m && memcmp(t[j].v, x.v, sizeof x.v) != 0)
+                j++;
+            if (j == m)
+                t[m++] = (struct trc_tuple){.count = 0};
+            memcpy(t[j].v, x.v, sizeof x.v);
+            t[j].count += x.count;
+        }
+    }
+    put_tuples(t, m, out->layer, out->c);
+    free(t);
+}
 
 /* --- publishing ------------------------------------------------------------ */
 
@@ -129,6 +250,21 @@ void trc_publish(const struct trc_rec *r, int64_t rank, struct trc_pub *out)
         memcpy(tmp, r->stride, sizeof tmp);
         put_top4(tmp, r->n_stride, out->c, ix->stride_val, ix->stride_cnt);
     }
+    if (r->tuples) {
+        struct trc_tuple tt[TRC_CANDIDATES];
+        memcpy(tt, r->tuples, sizeof tt);
+        put_tuples(tt, r->n_tuples, r->layer, out->c);
+    }
+    /* Timestamps count from the job's start (MPI_Init for MPI programs);
+     * anything before it (I/O between the tracer's start and MPI_Init)
+     * is stamped at the start itself. 0 stays "never happened". */
+    for (int i = ix->ts_first; i <= ix->ts_last; i++) {
+        if (out->f[i] != 0.0) {
+            out->f[i] -= g_origin;
+            if (out->f[i] <= 0.0)
+                out->f[i] = 1e-9;
+        }
+    }
 }
 
 /* --- reduction ------------------------------------------------------------- */
@@ -137,7 +273,8 @@ void trc_publish(const struct trc_rec *r, int64_t rank, struct trc_pub *out)
 enum kind {
     K_SUM = 0,     /* default */
     K_MAX,         /* MAX_BYTE_*, *_END_TIMESTAMP */
-    K_FIRST,       /* MODE, alignments, RENAMED_FROM: rank 0's value */
+    K_FIRST,       /* alignments, RENAMED_FROM: rank 0's value */
+    K_LAST,        /* POSIX_MODE: the last rank's value (below) */
     K_MIN_NZ,      /* *_START_TIMESTAMP: minimum ignoring zeros */
     K_SPECIAL      /* top-4, max time + size, fastest/slowest, variance */
 };
@@ -145,7 +282,11 @@ enum kind {
 static void posix_kinds(unsigned char *ck, unsigned char *fk)
 {
     ck[IOSAGE_POSIX_MAX_BYTE_READ] = ck[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = K_MAX;
-    ck[IOSAGE_POSIX_MODE] = ck[IOSAGE_POSIX_MEM_ALIGNMENT] = K_FIRST;
+    /* The runtime's reduction keeps one rank's MODE, and its logs show it is
+     * not rank 0's: of a file ROMIO opens for MPI-IO, only rank 0 creates
+     * it (mode 0644) and the shared record has the other ranks' 0. */
+    ck[IOSAGE_POSIX_MODE] = K_LAST;
+    ck[IOSAGE_POSIX_MEM_ALIGNMENT] = K_FIRST;
     ck[IOSAGE_POSIX_FILE_ALIGNMENT] = ck[IOSAGE_POSIX_RENAMED_FROM] = K_FIRST;
     for (int i = IOSAGE_POSIX_STRIDE1_STRIDE; i <= IOSAGE_POSIX_SLOWEST_RANK_BYTES;
          i++)
@@ -199,6 +340,76 @@ static void stdio_kinds(unsigned char *ck, unsigned char *fk)
         fk[i] = K_SPECIAL;
 }
 
+static void h5f_kinds(unsigned char *ck, unsigned char *fk)
+{
+    ck[IOSAGE_H5F_USE_MPIIO] = K_MAX; /* 0/1: any rank */
+    fk[IOSAGE_H5F_F_OPEN_START_TIMESTAMP] = K_MIN_NZ;
+    fk[IOSAGE_H5F_F_CLOSE_START_TIMESTAMP] = K_MIN_NZ;
+    fk[IOSAGE_H5F_F_OPEN_END_TIMESTAMP] = K_MAX;
+    fk[IOSAGE_H5F_F_CLOSE_END_TIMESTAMP] = K_MAX;
+}
+
+static void h5d_kinds(unsigned char *ck, unsigned char *fk)
+{
+    for (int i = IOSAGE_H5D_ACCESS1_ACCESS; i <= IOSAGE_H5D_ACCESS4_COUNT; i++)
+        ck[i] = K_SPECIAL;
+    ck[IOSAGE_H5D_MAX_READ_TIME_SIZE] = K_SPECIAL;
+    ck[IOSAGE_H5D_MAX_WRITE_TIME_SIZE] = K_SPECIAL;
+    /* what the dataset is: one rank's value */
+    for (int i = IOSAGE_H5D_DATASPACE_NDIMS; i <= IOSAGE_H5D_CHUNK_SIZE_D5; i++)
+        ck[i] = K_FIRST;
+    ck[IOSAGE_H5D_USE_MPIIO_COLLECTIVE] = K_MAX; /* logical or */
+    ck[IOSAGE_H5D_USE_DEPRECATED] = K_MAX;
+    for (int i = IOSAGE_H5D_FASTEST_RANK; i <= IOSAGE_H5D_SLOWEST_RANK_BYTES;
+         i++)
+        ck[i] = K_SPECIAL;
+    for (int i = IOSAGE_H5D_F_OPEN_START_TIMESTAMP;
+         i <= IOSAGE_H5D_F_CLOSE_START_TIMESTAMP; i++)
+        fk[i] = K_MIN_NZ;
+    for (int i = IOSAGE_H5D_F_OPEN_END_TIMESTAMP;
+         i <= IOSAGE_H5D_F_CLOSE_END_TIMESTAMP; i++)
+        fk[i] = K_MAX;
+    for (int i = IOSAGE_H5D_F_MAX_READ_TIME;
+         i <= IOSAGE_H5D_F_VARIANCE_RANK_BYTES; i++)
+        fk[i] = K_SPECIAL;
+}
+
+static void pncf_kinds(unsigned char *ck, unsigned char *fk)
+{
+    (void)ck; /* every int64 counter sums */
+    for (int i = IOSAGE_PNETCDF_FILE_F_OPEN_START_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_FILE_F_WAIT_START_TIMESTAMP; i++)
+        fk[i] = K_MIN_NZ;
+    for (int i = IOSAGE_PNETCDF_FILE_F_OPEN_END_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_FILE_F_WAIT_END_TIMESTAMP; i++)
+        fk[i] = K_MAX;
+}
+
+static void pncv_kinds(unsigned char *ck, unsigned char *fk)
+{
+    for (int i = IOSAGE_PNETCDF_VAR_ACCESS1_ACCESS;
+         i <= IOSAGE_PNETCDF_VAR_ACCESS4_COUNT; i++)
+        ck[i] = K_SPECIAL;
+    ck[IOSAGE_PNETCDF_VAR_MAX_READ_TIME_SIZE] = K_SPECIAL;
+    ck[IOSAGE_PNETCDF_VAR_MAX_WRITE_TIME_SIZE] = K_SPECIAL;
+    /* what the variable is: one rank's value */
+    for (int i = IOSAGE_PNETCDF_VAR_NDIMS; i <= IOSAGE_PNETCDF_VAR_IS_RECORD_VAR;
+         i++)
+        ck[i] = K_FIRST;
+    for (int i = IOSAGE_PNETCDF_VAR_FASTEST_RANK;
+         i <= IOSAGE_PNETCDF_VAR_SLOWEST_RANK_BYTES; i++)
+        ck[i] = K_SPECIAL;
+    for (int i = IOSAGE_PNETCDF_VAR_F_OPEN_START_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_VAR_F_CLOSE_START_TIMESTAMP; i++)
+        fk[i] = K_MIN_NZ;
+    for (int i = IOSAGE_PNETCDF_VAR_F_OPEN_END_TIMESTAMP;
+         i <= IOSAGE_PNETCDF_VAR_F_CLOSE_END_TIMESTAMP; i++)
+        fk[i] = K_MAX;
+    for (int i = IOSAGE_PNETCDF_VAR_F_MAX_READ_TIME;
+         i <= IOSAGE_PNETCDF_VAR_F_VARIANCE_RANK_BYTES; i++)
+        fk[i] = K_SPECIAL;
+}
+
 /* The kind tables of a layer, built on first use (single-threaded: only the
  * writing rank reduces, at shutdown). */
 static void kinds_of(int layer, const unsigned char **ck,
@@ -210,6 +421,10 @@ static void kinds_of(int layer, const unsigned char **ck,
         posix_kinds(c[TRC_POSIX], f[TRC_POSIX]);
         mpiio_kinds(c[TRC_MPIIO], f[TRC_MPIIO]);
         stdio_kinds(c[TRC_STDIO], f[TRC_STDIO]);
+        h5f_kinds(c[TRC_H5F], f[TRC_H5F]);
+        h5d_kinds(c[TRC_H5D], f[TRC_H5D]);
+        pncf_kinds(c[TRC_PNCF], f[TRC_PNCF]);
+        pncv_kinds(c[TRC_PNCV], f[TRC_PNCV]);
         built = 1;
     }
     *ck = c[layer];
@@ -229,6 +444,8 @@ static void reduce_plain(const struct trc_pub *const *recs, int n,
             if (ck[i] == K_SUM)
                 v += x;
             else if (ck[i] == K_MAX && x > v)
+                v = x;
+            else if (ck[i] == K_LAST)
                 v = x;
         }
         if (ck[i] == K_SUM && out->layer == TRC_POSIX && v < 0)
@@ -293,11 +510,14 @@ static void reduce_max_time(const struct trc_pub *const *recs, int n,
 /* I/O time and bytes of one rank's record (spec 10.7). */
 static double rank_time(const struct trc_pub *p, const struct layer_idx *ix)
 {
-    return p->f[ix->t_read] + p->f[ix->t_write] + p->f[ix->t_meta];
+    return (ix->t_read >= 0 ? p->f[ix->t_read] : 0.0) +
+           (ix->t_write >= 0 ? p->f[ix->t_write] : 0.0) + p->f[ix->t_meta];
 }
 
 static int64_t rank_bytes(const struct trc_pub *p, const struct layer_idx *ix)
 {
+    if (ix->bytes_read < 0)
+        return 0;
     return p->c[ix->bytes_read] + p->c[ix->bytes_written];
 }
 
@@ -349,11 +569,14 @@ void trc_reduce(const struct trc_pub *const *recs, int n, struct trc_pub *out)
         merge_top4(recs, n, ix->access_val, ix->access_cnt, out);
     if (ix->stride_val >= 0)
         merge_top4(recs, n, ix->stride_val, ix->stride_cnt, out);
+    if (out->layer == TRC_H5D || out->layer == TRC_PNCV)
+        merge_tuples(recs, n, out);
     if (ix->max_rsize >= 0) {
         reduce_max_time(recs, n, ix->max_rsize, ix->t_max_read, out);
         reduce_max_time(recs, n, ix->max_wsize, ix->t_max_write, out);
     }
-    reduce_ranks(recs, n, ix, out);
+    if (ix->fastest_rank >= 0) /* H5F has no rank statistics */
+        reduce_ranks(recs, n, ix, out);
 }
 
 /* --- serialization --------------------------------------------------------- */
@@ -363,6 +586,7 @@ void trc_reduce(const struct trc_pub *const *recs, int n, struct trc_pub *out)
  *   int64 start_sec, start_nsec, end_sec, end_nsec, partial_mask, n
  *   n times: int32 layer, int32 name_len (with NUL), uint64 id, int64 rank,
  *            int64 c[nc(layer)], double f[nf(layer)], name bytes + NUL
+ *   int64 rank, then struct trc_heat for each layer
  */
 
 /* See trace.h. */
@@ -415,8 +639,10 @@ void trc_serialize_all(struct trc_buf *b, int64_t rank,
         if (trc_layer_partial(l))
             partial |= (int64_t)1 << l;
     }
-    put_i64(b, (int64_t)g_t0_wall.tv_sec);
-    put_i64(b, (int64_t)g_t0_wall.tv_nsec);
+    /* The job's start: the tracer's start moved on by g_origin. */
+    int64_t ns = (int64_t)g_t0_wall.tv_nsec + (int64_t)(g_origin * 1e9);
+    put_i64(b, (int64_t)g_t0_wall.tv_sec + ns / 1000000000);
+    put_i64(b, ns % 1000000000);
     put_i64(b, (int64_t)end->tv_sec);
     put_i64(b, (int64_t)end->tv_nsec);
     put_i64(b, partial);
@@ -428,6 +654,10 @@ void trc_serialize_all(struct trc_buf *b, int64_t rank,
             put_pub(b, &pub);
         }
     }
+    /* then: int64 rank, and the heatmap of each layer as it is in memory */
+    put_i64(b, rank);
+    for (int l = 0; l < TRC_HEAT_LAYERS; l++)
+        trc_buf_put(b, trc_heat_of(l), sizeof(struct trc_heat));
 }
 
 /* A bounded reader over a blob. */
@@ -488,5 +718,14 @@ int trc_parse_proc(const unsigned char *p, size_t len, struct trc_proc *out)
         }
     }
     out->n = (size_t)n;
+    int bad = take(&cu, &out->rank, 8) != 0;
+    for (int l = 0; l < TRC_HEAT_LAYERS && !bad; l++)
+        bad = take(&cu, &out->heat[l], sizeof out->heat[l]) != 0 ||
+              (out->heat[l].used && !(out->heat[l].width > 0.0));
+    if (bad) {
+        free(out->recs);
+        out->recs = NULL;
+        return -1;
+    }
     return 0;
 }

@@ -285,7 +285,10 @@ static size_t max_records = DEFAULT_MAX_RECORDS;
 int trc_module_id(int layer)
 {
     static const int ids[TRC_NLAYERS] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
-                                         IOSAGE_MOD_STDIO};
+                                         IOSAGE_MOD_STDIO, IOSAGE_MOD_H5F,
+                                         IOSAGE_MOD_H5D,
+                                         IOSAGE_MOD_PNETCDF_FILE,
+                                         IOSAGE_MOD_PNETCDF_VAR};
     return ids[layer];
 }
 
@@ -342,6 +345,7 @@ static void init_counters(struct trc_rec *r)
     if (r->layer != TRC_POSIX)
         return;
     r->c[IOSAGE_POSIX_MEM_ALIGNMENT] = 8;
+    r->c[IOSAGE_POSIX_MMAPS] = -1; /* not counted, as by the runtime */
     r->c[IOSAGE_POSIX_FILE_ALIGNMENT] =
         r->name[0] == '/' ? trc_file_alignment(r->name) : -1;
 }
@@ -361,7 +365,11 @@ struct trc_rec *trc_rec_get(int layer, const char *name)
     if (t->n >= t->n_buckets && grow(t) != 0)
         return NULL;
     r = calloc(1, sizeof *r);
-    if (!r || !(r->name = strdup(name))) {
+    if (!r || !(r->name = strdup(name)) ||
+        ((layer == TRC_H5D || layer == TRC_PNCV) &&
+         !(r->tuples = calloc(TRC_CANDIDATES, sizeof *r->tuples)))) {
+        if (r)
+            free(r->name);
         free(r);
         return NULL;
     }

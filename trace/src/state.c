@@ -32,6 +32,7 @@ struct timespec g_t0_mono, g_t0_wall;
 int g_rank = 0, g_nprocs = 1;
 int g_mpi_started = 0;
 int g_written = 0;
+double g_origin = 0.0;
 
 /* Set while this thread is inside dlsym: a wrapper entered then must not
  * call dlsym again. */
@@ -94,6 +95,15 @@ void trc_disable(const char *why)
     atomic_store(&g_disabled, 1);
     if (atomic_exchange(&g_state, TRC_OFF) != TRC_OFF)
         trc_warn("tracing disabled: %s", why);
+}
+
+/* See trace.h. Written under the lock: publishing reads it. */
+void trc_start_job_clock(void)
+{
+    int old = trc_lock();
+    g_origin = trc_now();
+    trc_heat_rebase();
+    trc_unlock(old);
 }
 
 /* See trace.h. */

@@ -14,6 +14,10 @@
  *              descriptor / stream / MPI handle maps
  *   book.c     what each intercepted call adds to a record (format spec 10)
  *   posix.c, stdio.c, mpiio.c   the wrappers (mpiio.c only in the MPI build)
+ *   hdf5.c     HDF5 wrappers and their H5F / H5D records
+ *   pnetcdf.c, pnetcdf_vara.c   PnetCDF wrappers, PNETCDF_FILE / _VAR records
+ *              (MPI build, when pnetcdf.h is found)
+ *   heatmap.c  bytes per time bin per interface (HEATMAP records)
  *   publish.c  per-process records -> counters as written; the shared-record
  *              reduction over ranks (format spec 11); serialization
  *   output.c   job record, command line, mount lines, log path, the write
@@ -59,7 +63,18 @@ enum trc_state {
 };
 
 /* Layers we trace; the record's Darshan module id is trc_module_id(). */
-enum trc_layer { TRC_POSIX = 0, TRC_MPIIO = 1, TRC_STDIO = 2, TRC_NLAYERS = 3 };
+enum trc_layer {
+    TRC_POSIX = 0,
+    TRC_MPIIO = 1,
+    TRC_STDIO = 2,
+    TRC_H5F = 3,     /* HDF5 files (hdf5.c) */
+    TRC_H5D = 4,     /* HDF5 datasets, named "<file>:<dataset path>" */
+    TRC_PNCF = 5,    /* PnetCDF files (pnetcdf.c, MPI library only) */
+    TRC_PNCV = 6,    /* PnetCDF variables, named "<file>:<variable>" */
+    TRC_NLAYERS = 7
+};
+/* The layers that have a heatmap: the first three. */
+#define TRC_HEAT_LAYERS 3
 
 enum trc_op { TRC_OP_NONE = 0, TRC_OP_READ = 1, TRC_OP_WRITE = 2 };
 
@@ -75,6 +90,10 @@ extern TRC_HIDDEN struct timespec g_t0_wall;   /* tracer init, wall clock */
 extern TRC_HIDDEN int g_rank, g_nprocs;        /* 0 / 1 without MPI */
 extern TRC_HIDDEN int g_mpi_started;           /* MPI_Init returned */
 extern TRC_HIDDEN int g_written;               /* the log has been written */
+/* Start of the job on the trc_now() scale: 0 (the tracer's start) for a
+ * program without MPI, the return of MPI_Init for an MPI program, as the
+ * Darshan runtime measures it. Timestamps and the run time count from it. */
+extern TRC_HIDDEN double g_origin;
 
 /* 1 when a call entering now should be traced. */
 static inline int trc_active(void)
@@ -104,6 +123,10 @@ TRC_HIDDEN int trc_initialized(void);
 /* Switch tracing off for good (why: one line for the optional diagnostic). */
 TRC_HIDDEN void trc_disable(const char *why);
 
+/* The job starts now (MPI_Init returned): timestamps written from here on
+ * count from this moment, and so does the job's start time. */
+TRC_HIDDEN void trc_start_job_clock(void);
+
 /* Suspend / resume tracing for every thread (MPI_Init, MPI_Finalize). */
 TRC_HIDDEN void trc_suspend(void);
 TRC_HIDDEN void trc_resume(void);
@@ -119,7 +142,7 @@ TRC_HIDDEN void trc_warn(const char *fmt, ...)
 
 /* --- records (records.c) ------------------------------------------------ */
 
-#define TRC_NC 69          /* largest int64 counter array (POSIX v4) */
+#define TRC_NC 120         /* largest int64 counter array (PNETCDF_VAR) */
 #define TRC_NF 17          /* largest double counter array */
 #define TRC_CANDIDATES 32  /* top-4 candidates tracked per record */
 #define TRC_PATH_MAX 4096
@@ -145,6 +168,18 @@ struct trc_rec {
     int n_access, n_stride;  /* used entries below */
     struct trc_vc access[TRC_CANDIDATES];
     struct trc_vc stride[TRC_CANDIDATES];
+    /* H5D, PNETCDF_VAR: the access candidates are tuples (size, 5 lengths,
+     * 5 strides); allocated with the record, NULL for the other layers */
+    struct trc_tuple *tuples;
+    int n_tuples;
+};
+
+/* One H5D or PnetCDF access: size in bytes, then the selection's count
+ * (LENGTH_D1..D5) and stride (STRIDE_D1..D5), and how often it was seen. */
+#define TRC_TUPLE_LEN 11
+struct trc_tuple {
+    int64_t v[TRC_TUPLE_LEN];
+    int64_t count;
 };
 
 /* What a descriptor, stream or MPI handle refers to. */
@@ -224,6 +259,18 @@ TRC_HIDDEN void trc_map_del(int layer, const void *key);
 
 /* --- bookkeeping (book.c); each takes the lock itself ------------------- */
 
+/* Helpers shared with hdf5.c; lock held. Book [t0, t1] on a timer of r
+ * (overlaps counted once) into *acc; widen a start/end stamp pair; the
+ * size histogram bin 0..9 of n bytes; 1 when op switches read/write. */
+TRC_HIDDEN void trc_add_time(struct trc_rec *r, int timer, double t0,
+                             double t1, double *acc);
+TRC_HIDDEN void trc_stamp(double *start, double *end, double t0, double t1);
+TRC_HIDDEN int trc_size_bin(int64_t n);
+TRC_HIDDEN int trc_rw_switch(struct trc_rec *r, int op);
+/* Count one occurrence of an access tuple (TRC_TUPLE_LEN values) among the
+ * candidates of an H5D or PNETCDF_VAR record. */
+TRC_HIDDEN void trc_count_tuple(struct trc_rec *r, const int64_t *v);
+
 TRC_HIDDEN void trc_posix_open(int fd, int dirfd, const char *path, int flags,
                                int mode, double t0, double t1);
 TRC_HIDDEN void trc_posix_dup(int oldfd, int newfd, double t0, double t1);
@@ -272,6 +319,32 @@ TRC_HIDDEN void trc_mpiio_close(const void *fh, double t0, double t1);
 /* Time of a split collective's _end call: read or write time, no count. */
 TRC_HIDDEN void trc_mpiio_time(const void *fh, int op, double t0, double t1);
 
+/* --- heatmap (heatmap.c); lock held ------------------------------------ */
+
+#define TRC_HEAT_BINS 200     /* bins kept per interface */
+#define TRC_HEAT_WIDTH 0.1    /* starting bin width, seconds */
+
+/* Bytes per time bin of one interface in one process. */
+struct trc_heat {
+    int64_t used;             /* 1 once a read or write was booked */
+    double width;             /* bin width, seconds */
+    int64_t w[TRC_HEAT_BINS]; /* bytes written per bin */
+    int64_t r[TRC_HEAT_BINS]; /* bytes read per bin */
+};
+
+/* Book bytes moved by one read or write (op) of layer in [t0, t1]. */
+TRC_HIDDEN void trc_heat_add(int layer, int op, int64_t bytes, double t0,
+                             double t1);
+
+/* The job starts now: what was booked before goes to the first bin. */
+TRC_HIDDEN void trc_heat_rebase(void);
+
+/* This process's heatmap of layer. */
+TRC_HIDDEN const struct trc_heat *trc_heat_of(int layer);
+
+/* Merge bins of h until its width is width (a power-of-two multiple). */
+TRC_HIDDEN void trc_heat_widen_to(struct trc_heat *h, double width);
+
 /* --- published records (publish.c) ------------------------------------- */
 
 /* A record as it goes into the log: counters final (top-4 published). */
@@ -316,8 +389,10 @@ TRC_HIDDEN void trc_serialize_all(struct trc_buf *b, int64_t rank,
 struct trc_proc {
     int64_t start_sec, start_nsec, end_sec, end_nsec;
     int64_t partial_mask; /* bit per layer */
+    int64_t rank;         /* rank the process wrote its records as */
     size_t n;
     struct trc_pub *recs; /* malloc'd; names point into the blob */
+    struct trc_heat heat[TRC_HEAT_LAYERS];
 };
 
 /* Parse one process blob; 0 or -1 when it is malformed. */

@@ -42,8 +42,10 @@ static void check_sequential(const iosage_log *log)
     CI(r, POSIX_WRITES, 100);
     CI(r, POSIX_READS, 100);
     CI(r, POSIX_SEEKS, 1);
-    CI(r, POSIX_STATS, 2);
-    CI(r, POSIX_MMAPS, 0);
+    /* fstat and stat reach glibc's own symbols, which the runtime does not
+     * see (trace/README.md); MMAPS is never counted, as by the runtime */
+    CI(r, POSIX_STATS, 0);
+    CI(r, POSIX_MMAPS, -1);
     CI(r, POSIX_FSYNCS, 1);
     CI(r, POSIX_FDSYNCS, 0);
     CI(r, POSIX_MODE, 0644);
@@ -131,7 +133,7 @@ static void check_strided(const iosage_log *log)
     CI(r, POSIX_ACCESS2_ACCESS, 300);
     CI(r, POSIX_ACCESS2_COUNT, 3);
     CI(r, POSIX_ACCESS3_COUNT, 0);
-    CI(r, POSIX_MMAPS, 1);
+    CI(r, POSIX_MMAPS, -1);
     CI(r, POSIX_FDSYNCS, 1);
     CI(r, POSIX_FSYNCS, 0);
 }
@@ -237,7 +239,33 @@ static void check_totals(const iosage_log *log)
     chk_true(chk_count(log, IOSAGE_MOD_POSIX, "/proc/") == 0 &&
                  chk_count(log, IOSAGE_MOD_POSIX, "/dev/") == 0,
              "/proc and /dev are not traced");
+    chk_true(chk_count_name(log, IOSAGE_MOD_POSIX, dir) == 0,
+             "no record of the directory opened and stat'ed");
     chk_true(log->modules[IOSAGE_MOD_MPIIO].n_records == 0, "no MPI-IO records");
+    /* one POSIX and one STDIO heatmap for this process */
+    chk_true(log->modules[IOSAGE_MOD_HEATMAP].n_records == 2,
+             "two HEATMAP records");
+    /* the POSIX heatmap's bins add up to the bytes of the POSIX records */
+    int64_t posix_w = 0, posix_r = 0;
+    for (size_t i = 0; i < log->modules[IOSAGE_MOD_POSIX].n_records; i++) {
+        const iosage_record *p = &log->modules[IOSAGE_MOD_POSIX].records[i];
+        posix_w += p->counters[IOSAGE_POSIX_BYTES_WRITTEN];
+        posix_r += p->counters[IOSAGE_POSIX_BYTES_READ];
+    }
+    for (size_t i = 0; i < log->modules[IOSAGE_MOD_HEATMAP].n_records; i++) {
+        const iosage_record *h = &log->modules[IOSAGE_MOD_HEATMAP].records[i];
+        int64_t w = 0, rd = 0;
+        chk_true(h->rank == 0 && h->x.heatmap.bin_width >= 0.1 &&
+                     h->x.heatmap.nbins >= 1,
+                 "heatmap rank 0, width >= 0.1 s, bins");
+        for (int64_t b = 0; b < h->x.heatmap.nbins; b++) {
+            w += h->x.heatmap.write_bins[b];
+            rd += h->x.heatmap.read_bins[b];
+        }
+        if (h->id == iosage_darshan_hash("heatmap:POSIX", 13))
+            chk_true(w == posix_w && rd == posix_r,
+                     "POSIX heatmap bytes = POSIX records' bytes");
+    }
     const struct iosage_job *j = &log->job;
     chk_true(j->nprocs == 1, "nprocs 1");
     chk_true(j->uid == (int64_t)getuid(), "uid");

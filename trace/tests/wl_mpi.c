@@ -24,9 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BLK 4096
+#define PRE_INIT_NS 300000000 /* 0.3 s */
 
 static int failures;
 
@@ -123,11 +125,40 @@ static void posix_files(const char *dir, int rank)
     close(fd);
 }
 
+/* Wall-clock seconds. */
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* After MPI_Finalize (untraced): dir/times.<rank> holds the wall times
+ * before and after MPI_Init and MPI_Finalize, for the job's start and end. */
+static void write_times(const char *dir, int rank, const double t[4])
+{
+    char path[PATH_MAX], name[32];
+    snprintf(name, sizeof name, "times.%d", rank);
+    path_of(path, dir, name);
+    FILE *fp = fopen(path, "w");
+    expect(fp != NULL, "open times");
+    if (fp) {
+        fprintf(fp, "%.6f %.6f %.6f %.6f\n", t[0], t[1], t[2], t[3]);
+        fclose(fp);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char dir[PATH_MAX];
     int rank, np;
+    double t[4];
+    /* a pause before MPI_Init that the job's run time must not include */
+    struct timespec pause = {0, PRE_INIT_NS};
+    nanosleep(&pause, NULL);
+    t[0] = wall();
     MPI_Init(&argc, &argv);
+    t[1] = wall();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc != 2 || !realpath(argv[1], dir)) {
@@ -141,6 +172,9 @@ int main(int argc, char **argv)
         rank0_file(dir);
     posix_files(dir, rank);
     MPI_Barrier(MPI_COMM_WORLD);
+    t[2] = wall();
     MPI_Finalize();
+    t[3] = wall();
+    write_times(dir, rank, t);
     return failures ? 1 : 0;
 }

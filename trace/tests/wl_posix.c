@@ -68,6 +68,11 @@ static void sequential_file(void)
     expect(fstat(fd, &st) == 0 && st.st_size == NOPS * XFER, "fstat");
     expect(close(fd) == 0, "close data.bin");
     expect(stat(path, &st) == 0, "stat data.bin");
+    /* a directory opened and stat'ed: no record (regular files only) */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    expect(dfd >= 0, "open the data directory");
+    expect(dfd < 0 || close(dfd) == 0, "close the data directory");
+    expect(stat(dir, &st) == 0, "stat the data directory");
 }
 
 /* Strided small writes from an unaligned buffer, a writev, strided preads,
