@@ -401,8 +401,8 @@ void pfs_settle(double t0, double t1, double cost)
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             ;
         tl_debt = target - pfs_now();   /* <= 0: overslept, carried */
-        if (tl_debt < -0.01)
-            tl_debt = -0.01;
+        if (tl_debt < -0.002)
+            tl_debt = -0.002;
         slept = 1;
     }
     double t2 = pfs_now();
@@ -525,8 +525,6 @@ struct pfs_file *pfs_fd_open(int fd, const char *path, int created)
             pthread_mutex_unlock(&g_fd_mu);
         }
     }
-    tl_hint_count = 0;
-    tl_hint_size = 0;
     pfs_leave();
     return f;
 }

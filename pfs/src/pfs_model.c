@@ -1,9 +1,9 @@
 /*
  * pfs_model.c - the cost model (see pfs_model.h and docs/pfs.md).
  *
- * Every server is a queue that serves one request at a time: a request
- * arriving at t starts at max(t, when the server is next free) and keeps
- * it busy for its service time. A client sends at most rpcs_in_flight
+ * Every server serves one request at a time: a request arriving at t
+ * takes the first idle stretch of the server's calendar after t long
+ * enough for its service time (pfs_calendar_book). A client sends at most rpcs_in_flight
  * bulk RPCs at once; each crosses the client's link (client_mibs), half a
  * round trip of network, queues on its target (ost_*_rpc_us plus bytes at
  * the target's bandwidth) and comes back in the other half round trip.
@@ -62,6 +62,70 @@ struct pfs_layout pfs_layout_new(const struct pfs_profile *p,
 
 /* --- servers --------------------------------------------------------------- */
 
+/* Remove interval i of cal. */
+static void calendar_drop(struct pfs_calendar *cal, int i)
+{
+    for (int k = i; k + 1 < cal->n; k++) {
+        cal->start[k] = cal->start[k + 1];
+        cal->end[k] = cal->end[k + 1];
+    }
+    cal->n--;
+}
+
+/* See pfs_model.h. */
+double pfs_calendar_book(struct pfs_calendar *cal, double arrive, double dur)
+{
+    /* intervals that ended more than a second before are history */
+    while (cal->n > 0 && cal->end[0] < arrive - 1.0)
+        calendar_drop(cal, 0);
+    /* the first gap after `arrive` that holds dur */
+    double at = arrive;
+    int pos = 0;
+    while (pos < cal->n && at + dur > cal->start[pos]) {
+        at = max2(at, cal->end[pos]);
+        pos++;
+    }
+    /* insert [at, at+dur) at pos, joined to neighbours it touches */
+    double end = at + dur;
+    if (pos > 0 && cal->end[pos - 1] >= at - 1e-12) {
+        cal->end[pos - 1] = max2(cal->end[pos - 1], end);
+        pos--;
+    } else {
+        for (int k = cal->n; k > pos; k--) {
+            cal->start[k] = cal->start[k - 1];
+            cal->end[k] = cal->end[k - 1];
+        }
+        cal->start[pos] = at;
+        cal->end[pos] = end;
+        cal->n++;
+    }
+    if (pos + 1 < cal->n && cal->start[pos + 1] <= cal->end[pos] + 1e-12) {
+        cal->end[pos] = max2(cal->end[pos], cal->end[pos + 1]);
+        calendar_drop(cal, pos + 1);
+    }
+    /* full: give up the shortest gap */
+    if (cal->n == PFS_BUSY) {
+        int best = 0;
+        for (int k = 1; k + 1 < cal->n; k++)
+            if (cal->start[k + 1] - cal->end[k] <
+                cal->start[best + 1] - cal->end[best])
+                best = k;
+        cal->end[best] = cal->end[best + 1];
+        calendar_drop(cal, best + 1);
+    }
+    return end;
+}
+
+/* The earliest time a calendar could start a request arriving at t (for
+ * choosing among metadata servers). */
+static double calendar_free_at(const struct pfs_calendar *cal, double t)
+{
+    for (int k = 0; k < cal->n; k++)
+        if (cal->end[k] > t && cal->start[k] <= t)
+            return cal->end[k];
+    return t;
+}
+
 /* See pfs_model.h. The request goes to the server that is free first. */
 double pfs_md(const struct pfs_profile *p, struct pfs_shared *sh,
               enum pfs_md_op op, double t)
@@ -69,12 +133,12 @@ double pfs_md(const struct pfs_profile *p, struct pfs_shared *sh,
     double half = p->net_latency_us * 0.5e-6;
     int best = 0;
     for (int i = 1; i < p->mds_count; i++)
-        if (sh->srv.mds_free[i] < sh->srv.mds_free[best])
+        if (calendar_free_at(&sh->srv.mds[i], t + half) <
+            calendar_free_at(&sh->srv.mds[best], t + half))
             best = i;
-    double start = max2(t + half, sh->srv.mds_free[best]);
-    sh->srv.mds_free[best] = start + p->md_us[op] * 1e-6;
     sh->cnt.md_ops[op]++;
-    return sh->srv.mds_free[best] + half;
+    return pfs_calendar_book(&sh->srv.mds[best], t + half,
+                             p->md_us[op] * 1e-6) + half;
 }
 
 /* Send one bulk RPC of `bytes` to target `ost` at time t; returns when it
@@ -93,10 +157,9 @@ static double send_rpc(const struct pfs_profile *p, struct pfs_shared *sh,
     c->link_free = start + (double)bytes / (p->client_mibs * MIB);
     double arrive = c->link_free + half;
     double bw = (is_write ? p->ost_write_mibs : p->ost_read_mibs) * MIB;
-    double ost_start = max2(arrive, sh->srv.ost_free[ost]);
     double per_rpc = is_write ? p->ost_write_rpc_us : p->ost_read_rpc_us;
-    sh->srv.ost_free[ost] = ost_start + per_rpc * 1e-6 + (double)bytes / bw;
-    double done = sh->srv.ost_free[ost] + half;
+    double done = pfs_calendar_book(&sh->srv.ost[ost], arrive,
+                                    per_rpc * 1e-6 + (double)bytes / bw) + half;
     struct pfs_rpc *r = &c->ring[c->nsent % PFS_RING];
     r->done = done;
     r->bytes = is_write ? bytes : 0;
@@ -188,12 +251,13 @@ static double take_lock(const struct pfs_profile *p, struct pfs_shared *sh,
              * RPC does not count against this client's slots */
             double half = p->net_latency_us * 0.5e-6;
             int ost = obj_ost(p, f, obj);
-            double ost_start = max2(t + half, sh->srv.ost_free[ost]);
-            sh->srv.ost_free[ost] = ost_start + p->ost_write_rpc_us * 1e-6 +
-                                    (double)l->dirty / (p->ost_write_mibs * MIB);
+            double flushed = pfs_calendar_book(
+                &sh->srv.ost[ost], t + half,
+                p->ost_write_rpc_us * 1e-6 +
+                    (double)l->dirty / (p->ost_write_mibs * MIB));
             sh->cnt.write_rpcs++;
             sh->cnt.write_bytes += l->dirty;
-            done = sh->srv.ost_free[ost] + half + p->lock_revoke_us * 1e-6;
+            done = flushed + half + p->lock_revoke_us * 1e-6;
         }
         sh->cnt.revocations++;
         l->gen++;
@@ -422,9 +486,9 @@ double pfs_fsync(const struct pfs_profile *p, struct pfs_shared *sh,
     double done = t + 2 * half;
     for (int i = 0; i < f->lay.stripe_count; i++) {
         int ost = obj_ost(p, f, i);
-        double start = max2(t + half, sh->srv.ost_free[ost]);
-        sh->srv.ost_free[ost] = start + p->ost_commit_us * 1e-6;
-        done = max2(done, sh->srv.ost_free[ost] + half);
+        double end = pfs_calendar_book(&sh->srv.ost[ost], t + half,
+                                       p->ost_commit_us * 1e-6);
+        done = max2(done, end + half);
         sh->cnt.commits++;
     }
     f->wrote = 0;

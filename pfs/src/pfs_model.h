@@ -26,6 +26,7 @@
 #define PFS_CACHE_RANGES 16    /* cached ranges remembered per open file */
 #define PFS_LOCK_SLOTS 65536   /* extent locks remembered job wide */
 #define PFS_MAX_STRIPES 1024   /* stripe_count limit */
+#define PFS_BUSY 16            /* busy intervals remembered per server */
 
 /* Metadata operations, each with its own service time on a server. */
 enum pfs_md_op {
@@ -68,10 +69,20 @@ struct pfs_profile {
     uint64_t stripe_size;
 };
 
+/* One server's calendar: the intervals it is busy, sorted by start. A
+ * request takes the first gap long enough after it arrives, so a request
+ * booked for later (a client waiting for a free RPC slot) does not keep
+ * an earlier one from using the idle time before it. When the calendar
+ * is full, the shortest gap is given up (counted busy). */
+struct pfs_calendar {
+    int n;
+    double start[PFS_BUSY], end[PFS_BUSY];
+};
+
 /* The servers, shared by every process of a job (in shared memory). */
 struct pfs_servers {
-    double mds_free[PFS_MAX_MDS];   /* when each metadata server is next idle */
-    double ost_free[PFS_MAX_OST];   /* when each target is next idle */
+    struct pfs_calendar mds[PFS_MAX_MDS];
+    struct pfs_calendar ost[PFS_MAX_OST];
     uint32_t next_ost;              /* round-robin start of the next new file */
 };
 
@@ -177,6 +188,10 @@ void pfs_file_init(struct pfs_file *f, uint64_t key,
 struct pfs_layout pfs_layout_new(const struct pfs_profile *p,
                                  struct pfs_servers *srv, int stripe_count,
                                  uint64_t stripe_size);
+
+/* Book `dur` seconds on calendar cal for a request arriving at `arrive`;
+ * returns when the service ends. */
+double pfs_calendar_book(struct pfs_calendar *cal, double arrive, double dur);
 
 /* --- the operations: each returns when it completes -------------------- */
 
