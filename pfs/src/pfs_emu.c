@@ -481,9 +481,14 @@ static struct pfs_layout old_layout(int fd, const char *path, uint64_t key)
     unsigned long long size = 0;
     if (n > 0) {
         val[n] = '\0';
+        /* "COUNT SIZE FIRST", or FIRST -1 / missing (set by `iosage pfs
+         * setstripe`): the first target is chosen by the inode */
+        lay.first_ost = -1;
         if (sscanf(val, "%d %llu %d", &lay.stripe_count, &size,
-                   &lay.first_ost) == 3)
+                   &lay.first_ost) >= 2)
             lay.stripe_size = size;
+        if (lay.first_ost < 0)
+            lay.first_ost = (int)(key % (uint64_t)g_prof.ost_count);
     }
     if (lay.stripe_size == 0) {
         int count = 0;

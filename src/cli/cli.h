@@ -55,5 +55,6 @@ int cmd_gen(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_label(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_pfs(int argc, char **argv);
 
 #endif

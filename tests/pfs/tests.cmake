@@ -27,3 +27,5 @@ add_test(NAME pfs_preload
                  ${PROJECT_BINARY_DIR}/pfs/libiosage-pfs.so $<TARGET_FILE:pfs_wl>
                  ${PROJECT_SOURCE_DIR}/profiles "${MPIEXEC_EXECUTABLE}")
 set_tests_properties(pfs_preload PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+
+add_test(NAME pfs_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pfs/cli.sh $<TARGET_FILE:iosage>)
