@@ -9,6 +9,11 @@
  *                        Open MPI job id, else the process alone
  *   IOSAGE_PFS_STATS     append one line of counters here at the end
  *   IOSAGE_PFS_SLEEP_US  sleep when the time debt passes this (default 100)
+ *   IOSAGE_PFS_DILATION  D >= 1: the model runs D times slower than the
+ *                        clock (every cost x D), for when this machine
+ *                        cannot move data as fast as the modelled file
+ *                        system; bandwidths measured under it are D times
+ *                        low, ratios between runs are kept (default 1)
  *
  * Shared memory: one segment per job (/dev/shm/iosage-pfs-<job>), made by
  * the first process of the job, counted by reference, removed by the last.
@@ -52,6 +57,7 @@ struct segment {
     _Atomic uint64_t calls, sleeps; /* emulated calls, sleeps taken */
     _Atomic uint64_t model_ns;      /* what the model said the calls last */
     _Atomic uint64_t actual_ns;     /* what they lasted */
+    _Atomic uint64_t excess_ns;     /* real calls' time beyond the model's */
     struct pfs_shared sh;
 };
 
@@ -63,6 +69,7 @@ static struct segment *g_seg;
 static char g_seg_name[256];             /* "" when private */
 static char g_stats[PATH_MAX];
 static double g_sleep_min = 100e-6;
+static double g_dilation = 1.0;
 static struct pfs_client g_client;
 static struct pfs_file *g_files[MAX_FD];
 static pthread_mutex_t g_fd_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -285,16 +292,20 @@ static void write_stats(const struct segment *s)
     const struct pfs_counters *c = &s->sh.cnt;
     double model = (double)atomic_load(&s->model_ns) * 1e-9;
     double actual = (double)atomic_load(&s->actual_ns) * 1e-9;
+    double excess = (double)atomic_load(&s->excess_ns) * 1e-9;
     char line[1024];
+    /* drift: the whole difference; sleep_drift: without the time real
+     * calls took beyond the model (the machine slower than the model) */
     int n = snprintf(line, sizeof line,
-        "pfs profile=%s calls=%llu sleeps=%llu model_s=%.6f actual_s=%.6f "
-        "drift_pct=%.2f create=%llu open=%llu close=%llu stat=%llu "
+        "pfs profile=%s dilation=%g calls=%llu sleeps=%llu model_s=%.6f actual_s=%.6f "
+        "drift_pct=%.2f excess_s=%.6f sleep_drift_pct=%.2f create=%llu open=%llu close=%llu stat=%llu "
         "unlink=%llu mkdir=%llu write_rpcs=%llu write_bytes=%llu "
         "read_rpcs=%llu read_bytes=%llu revocations=%llu commits=%llu "
         "cache_hits=%llu\n",
-        g_prof.name, (unsigned long long)atomic_load(&s->calls),
+        g_prof.name, g_dilation, (unsigned long long)atomic_load(&s->calls),
         (unsigned long long)atomic_load(&s->sleeps), model, actual,
-        model > 0 ? 100.0 * (actual - model) / model : 0.0,
+        model > 0 ? 100.0 * (actual - model) / model : 0.0, excess,
+        model > 0 ? 100.0 * (actual - excess - model) / model : 0.0,
         (unsigned long long)c->md_ops[PFS_MD_CREATE],
         (unsigned long long)c->md_ops[PFS_MD_OPEN],
         (unsigned long long)c->md_ops[PFS_MD_CLOSE],
@@ -346,6 +357,15 @@ __attribute__((constructor)) static void pfs_init(void)
     const char *slp = getenv("IOSAGE_PFS_SLEEP_US");
     if (slp && *slp)
         g_sleep_min = strtod(slp, NULL) * 1e-6;
+    const char *dil = getenv("IOSAGE_PFS_DILATION");
+    if (dil && *dil) {
+        char *end;
+        g_dilation = strtod(dil, &end);
+        if (*end || !(g_dilation >= 1.0 && g_dilation <= 1e6)) {
+            say("IOSAGE_PFS_DILATION must be a number from 1 to 1e6", dil);
+            _exit(2);
+        }
+    }
     g_seg = segment_attach();
     if (g_seg) {
         pfs_lock_model();
@@ -378,14 +398,16 @@ __attribute__((destructor)) static void pfs_fini(void)
 
 double pfs_vnow(double now)
 {
-    return now + tl_debt;
+    return (now + tl_debt) / g_dilation;
 }
 
-void pfs_settle(double t0, double t1, double cost)
+void pfs_settle(double t0, double t1, double model_cost)
 {
+    double cost = model_cost * g_dilation;
     /* The real call's own time counts toward the cost: the debt may go
      * negative (down to -2 ms) and pays for the next calls. */
-    tl_debt += cost - (t1 - t0);
+    double real = t1 - t0;
+    tl_debt += cost - real;
     if (tl_debt < -0.002)
         tl_debt = -0.002;
     int slept = 0;
@@ -410,6 +432,8 @@ void pfs_settle(double t0, double t1, double cost)
     atomic_fetch_add(&g_seg->sleeps, (uint64_t)slept);
     atomic_fetch_add(&g_seg->model_ns, (uint64_t)(cost > 0 ? cost * 1e9 : 0));
     atomic_fetch_add(&g_seg->actual_ns, (uint64_t)((t2 - t0) * 1e9));
+    if (real > cost)
+        atomic_fetch_add(&g_seg->excess_ns, (uint64_t)((real - cost) * 1e9));
 }
 
 /* --- layouts ------------------------------------------------------------------ */

@@ -36,13 +36,14 @@ int pfs_path_in_mount(const char *path);
 double pfs_now(void);
 
 /* What every emulated call does last: the model said the call lasts
- * `cost` seconds from its start t0 (the real call ended at t1); add what
- * is left to the thread's time debt and sleep when the debt is large
- * enough. Updates the drift counters. */
-void pfs_settle(double t0, double t1, double cost);
+ * `model_cost` seconds of model time from its start t0 (the real call
+ * ended at t1); add what is left (x IOSAGE_PFS_DILATION) to the thread's
+ * time debt and sleep when the debt is large enough. Updates the drift
+ * counters. */
+void pfs_settle(double t0, double t1, double model_cost);
 
-/* The time a call starting now arrives at the model: now plus the debt
- * the thread has not slept yet. */
+/* The model time at which a call starting at clock time `now` arrives:
+ * now plus the debt the thread has not slept yet, / the dilation. */
 double pfs_vnow(double now);
 
 /* The model's state. Lock with pfs_lock_model() around every use. */
