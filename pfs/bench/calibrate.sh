@@ -36,7 +36,9 @@ run() {
   local prof=$1 np=$2 count=$3; shift 3
   rm -rf "$mnt"/* "$mnt.stats"
   mkdir -p "$mnt/run"
-  "$iosage" pfs setstripe -c "$count" "$mnt/run" || exit 1
+  if [ "$count" != default ]; then
+    "$iosage" pfs setstripe -c "$count" "$mnt/run" || exit 1
+  fi
   sum=$(mpirun -np "$np" --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 \
         -x LD_PRELOAD="$lib" -x IOSAGE_PFS_PROFILE="$prof" -x IOSAGE_PFS_MOUNT="$mnt" \
         -x IOSAGE_PFS_STATS="$mnt.stats" -x OMPI_MCA_io_ompio_num_aggregators=1 \
@@ -67,12 +69,12 @@ for prof in "${profiles[@]}"; do
   echo
   echo "### $name (dilation $dil)"
   echo
-  echo "File per process, 1 MiB POSIX writes, 16 MiB per rank (ior_like --file-per-proc):"
+  echo "File per process, 1 MiB POSIX writes, 16 MiB per rank, the profile's default layout (ior_like --file-per-proc):"
   echo
   echo "| ranks | MiB/s measured | MiB/s model | drift % (sleep drift %) |"
   echo "|---|---|---|---|"
   for np in 1 2 4 8 16 32; do
-    run "$prof" "$np" 1 ior_like --api posix --file-per-proc --transfer 1m --block 16m --write
+    run "$prof" "$np" default ior_like --api posix --file-per-proc --transfer 1m --block 16m --write
     echo "| $np | $(mul "$(field MiB/s "$sum")" "$dil") | $(model_fpp "$prof" "$np") | $(field drift_pct "$stats") ($(field sleep_drift_pct "$stats")) |"
   done
   echo

@@ -9,11 +9,18 @@
  *                        Open MPI job id, else the process alone
  *   IOSAGE_PFS_STATS     append one line of counters here at the end
  *   IOSAGE_PFS_SLEEP_US  sleep when the time debt passes this (default 100)
+ *   IOSAGE_PFS_TMPDIR    when set, TMPDIR is set to the mount before the
+ *                        program starts (programs that write under $TMPDIR)
  *   IOSAGE_PFS_DILATION  D >= 1: the model runs D times slower than the
  *                        clock (every cost x D), for when this machine
  *                        cannot move data as fast as the modelled file
  *                        system; bandwidths measured under it are D times
  *                        low, ratios between runs are kept (default 1)
+ *
+ * Each variable may also be given as OMPI_IOSAGE_PFS_...: mpirun passes
+ * every OMPI_* variable to the ranks, which is how `iosage gen --pfs` and
+ * `iosage validate --pfs` reach them (Open MPI refuses -x together with
+ * mca_base_env_list, and those commands already use -x).
  *
  * Shared memory: one segment per job (/dev/shm/iosage-pfs-<job>), made by
  * the first process of the job, counted by reference, removed by the last.
@@ -62,8 +69,10 @@ struct segment {
 };
 
 static int g_on;                         /* emulating */
-static char g_mount[PATH_MAX];           /* canonical mount path */
+static char g_mount[PATH_MAX];           /* mount path as given (absolute) */
 static size_t g_mount_len;
+static char g_mount_real[PATH_MAX];      /* the same with symlinks resolved */
+static size_t g_mount_real_len;
 static struct pfs_profile g_prof;
 static struct segment *g_seg;
 static char g_seg_name[256];             /* "" when private */
@@ -174,22 +183,28 @@ static int absolute(const char *path, char *out)
     return snprintf(out, PATH_MAX, "%s/%s", cwd, path) < PATH_MAX ? 0 : -1;
 }
 
+/* 1 when absolute path abs is dir or below it. */
+static int under(const char *abs, const char *dir, size_t len)
+{
+    return strncmp(abs, dir, len) == 0 && (abs[len] == '/' || abs[len] == '\0');
+}
+
+/* The mount may be a symbolic link to its backing directory (`iosage gen
+ * --pfs` makes one, so that the paths programs see are not under /dev/shm,
+ * which tracers leave out): paths through either count. */
 int pfs_path_in_mount(const char *path)
 {
     if (!path)
         return 0;
+    if (path[0] == '/')
+        return under(path, g_mount, g_mount_len) ||
+               under(path, g_mount_real, g_mount_real_len);
     char abs[PATH_MAX];
-    if (path[0] == '/') {
-        if (strncmp(path, g_mount, g_mount_len) != 0)
-            return 0;
-        return path[g_mount_len] == '/' || path[g_mount_len] == '\0';
-    }
     pfs_enter();
     int rc = absolute(path, abs);
     pfs_leave();
-    if (rc < 0 || strncmp(abs, g_mount, g_mount_len) != 0)
-        return 0;
-    return abs[g_mount_len] == '/' || abs[g_mount_len] == '\0';
+    return rc == 0 && (under(abs, g_mount, g_mount_len) ||
+                       under(abs, g_mount_real, g_mount_real_len));
 }
 
 /* --- shared memory ---------------------------------------------------------- */
@@ -330,11 +345,24 @@ static void write_stats(const struct segment *s)
 
 /* --- switching on and off ---------------------------------------------------- */
 
+/* IOSAGE_PFS_<name>, else OMPI_IOSAGE_PFS_<name>, else NULL. */
+static const char *setting(const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "IOSAGE_PFS_%s", name);
+    const char *v = getenv(key);
+    if (v && *v)
+        return v;
+    snprintf(key, sizeof key, "OMPI_IOSAGE_PFS_%s", name);
+    v = getenv(key);
+    return v && *v ? v : NULL;
+}
+
 __attribute__((constructor)) static void pfs_init(void)
 {
-    const char *prof = getenv("IOSAGE_PFS_PROFILE");
-    const char *mount = getenv("IOSAGE_PFS_MOUNT");
-    if (!prof || !*prof || !mount || !*mount)
+    const char *prof = setting("PROFILE");
+    const char *mount = setting("MOUNT");
+    if (!prof || !mount)
         return;
     tl_busy++;
     char err[256];
@@ -344,21 +372,26 @@ __attribute__((constructor)) static void pfs_init(void)
         say("bad profile", what);
         _exit(2);
     }
-    if (!realpath(mount, g_mount)) {
+    if (!realpath(mount, g_mount_real) || absolute(mount, g_mount) < 0) {
         char what[PATH_MAX + 300];
         snprintf(what, sizeof what, "%s: %s", mount, strerror(errno));
         say("IOSAGE_PFS_MOUNT", what);
         _exit(2);
     }
     g_mount_len = strlen(g_mount);
-    const char *stats = getenv("IOSAGE_PFS_STATS");
-    if (stats && *stats)
+    while (g_mount_len > 1 && g_mount[g_mount_len - 1] == '/')
+        g_mount[--g_mount_len] = '\0';
+    g_mount_real_len = strlen(g_mount_real);
+    if (setting("TMPDIR"))
+        setenv("TMPDIR", g_mount, 1);
+    const char *stats = setting("STATS");
+    if (stats)
         snprintf(g_stats, sizeof g_stats, "%s", stats);
-    const char *slp = getenv("IOSAGE_PFS_SLEEP_US");
-    if (slp && *slp)
+    const char *slp = setting("SLEEP_US");
+    if (slp)
         g_sleep_min = strtod(slp, NULL) * 1e-6;
-    const char *dil = getenv("IOSAGE_PFS_DILATION");
-    if (dil && *dil) {
+    const char *dil = setting("DILATION");
+    if (dil) {
         char *end;
         g_dilation = strtod(dil, &end);
         if (*end || !(g_dilation >= 1.0 && g_dilation <= 1e6)) {
