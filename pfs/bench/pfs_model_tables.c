@@ -32,9 +32,9 @@ int main(int argc, char **argv)
     struct pfs_sim_result r;
     const int ranks[] = {1, 2, 4, 8, 16, 32, 64, 128};
     printf("profile %s: %d targets\n\n", p.name, p.ost_count);
-    printf("file per process, 1 MiB writes, 64 MiB per rank (MiB/s)\n");
+    printf("file per process, 1 MiB writes, 16 MiB per rank (MiB/s)\n");
     for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
-        struct pfs_sim_job j = {PFS_SIM_WRITE, ranks[i], 1u << 20, 64u << 20,
+        struct pfs_sim_job j = {PFS_SIM_WRITE, ranks[i], 1u << 20, 16u << 20,
                                 0, 0, 0, 0, 0, 0};
         printf("  ranks %4d  %10.1f\n", ranks[i], run(&p, j, &r));
     }

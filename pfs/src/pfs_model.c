@@ -56,7 +56,10 @@ struct pfs_layout pfs_layout_new(const struct pfs_profile *p,
     lay.stripe_count = stripe_count;
     lay.stripe_size = stripe_size ? stripe_size : p->stripe_size;
     lay.first_ost = (int)(srv->next_ost % (uint32_t)p->ost_count);
-    srv->next_ost += (uint32_t)stripe_count;
+    /* the next file starts after this one's targets; a file on every
+     * target moves the start by one, or every file would begin on the
+     * same target */
+    srv->next_ost += stripe_count % p->ost_count ? (uint32_t)stripe_count : 1;
     return lay;
 }
 

@@ -324,6 +324,24 @@ static void test_striping_scale(void **state)
     assert_true(four.mib_per_s > 2.5 * one.mib_per_s);
 }
 
+/* New files start on different targets, also when striped over all. */
+static void test_layout_round_robin(void **state)
+{
+    (void)state;
+    struct pfs_profile p;
+    load_round(&p);
+    struct pfs_servers srv;
+    memset(&srv, 0, sizeof srv);
+    assert_int_equal(pfs_layout_new(&p, &srv, 1, 0).first_ost, 0);
+    assert_int_equal(pfs_layout_new(&p, &srv, 1, 0).first_ost, 1);
+    assert_int_equal(pfs_layout_new(&p, &srv, 2, 0).first_ost, 2);
+    struct pfs_layout all = pfs_layout_new(&p, &srv, -1, 4u << 20);
+    assert_int_equal(all.stripe_count, 4);
+    assert_int_equal(all.first_ost, 0);
+    assert_true(all.stripe_size == 4u << 20);
+    assert_int_equal(pfs_layout_new(&p, &srv, -1, 0).first_ost, 1);
+}
+
 /* --- reads ------------------------------------------------------------------ */
 
 /* Re-reads of cached bytes are free; reads beyond the cache are not;
@@ -386,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_interleaved_vs_blocks),
         cmocka_unit_test(test_revocation),
         cmocka_unit_test(test_striping_scale),
+        cmocka_unit_test(test_layout_round_robin),
         cmocka_unit_test(test_read_cache),
         cmocka_unit_test(test_calendar),
     };
