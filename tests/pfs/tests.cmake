@@ -29,3 +29,5 @@ add_test(NAME pfs_preload
 set_tests_properties(pfs_preload PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
 
 add_test(NAME pfs_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pfs/cli.sh $<TARGET_FILE:iosage>)
+add_test(NAME pfs_gen COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pfs/gen.sh $<TARGET_FILE:iosage>)
+set_tests_properties(pfs_gen PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
