@@ -14,15 +14,15 @@ fi
 # The tests' ASan runtime must come first; the library is not instrumented.
 export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0
 
-# 1. Without IOSAGE_PFS_* nothing changes: same bytes, no shared memory,
-#    no attribute, no sleeping.
-before=$(ls /dev/shm | grep -c '^iosage-pfs-' || true)
+# 1. Without IOSAGE_PFS_PROFILE and _MOUNT nothing changes: same bytes, the
+#    emulator never switches on (no stats line although asked for one), no
+#    attribute, no sleeping.
 unset IOSAGE_PFS_PROFILE IOSAGE_PFS_MOUNT IOSAGE_PFS_JOB IOSAGE_PFS_STATS
 "$wl" interleaved "$work/plain" >/dev/null || fail "plain run"
-LD_PRELOAD=$lib "$wl" interleaved "$work/preloaded" >"$work/out" || fail "preloaded run without IOSAGE_PFS_*"
+LD_PRELOAD=$lib IOSAGE_PFS_STATS=$work/off.stats "$wl" interleaved "$work/preloaded" >"$work/out" ||
+  fail "preloaded run without IOSAGE_PFS_*"
 cmp -s "$work/plain" "$work/preloaded" || fail "the preloaded run wrote other bytes"
-after=$(ls /dev/shm | grep -c '^iosage-pfs-' || true)
-[ "$before" = "$after" ] || fail "shared memory made without IOSAGE_PFS_*"
+[ ! -e "$work/off.stats" ] || fail "the emulator switched on without a profile and a mount"
 $py -c "import os,sys; sys.exit(1 if 'user.iosage.stripe' in os.listxattr('$work/preloaded') else 0)" \
   || fail "layout attribute set without IOSAGE_PFS_*"
 s=$(sed -n 's/^seconds=//p' "$work/out")
@@ -67,8 +67,9 @@ rpcs=$(sed -n 's/.* write_rpcs=\([0-9]*\).*/\1/p' "$work/il.stats")
 grep -q ' write_rpcs=2 ' "$work/bl.stats" || fail "blocks: write RPCs"
 grep -q ' revocations=0 ' "$work/bl.stats" || fail "blocks: revocations"
 # the model's minimum for the interleaved run: 128 RPCs of 4 KiB on one
-# target, 2.4 ms each
-$py -c "import sys; sys.exit(0 if $il > 128 * 0.0024 else 1)" || fail "interleaved faster ($il s) than 128 small RPCs"
+# target, 2.4 ms each (less 5%: a rank may start up to 2 ms of credit early
+# and leave 100 us of debt unslept)
+$py -c "import sys; sys.exit(0 if $il > 0.95 * 128 * 0.0024 else 1)" || fail "interleaved faster ($il s) than 128 small RPCs"
 echo "ok: 2 ranks, interleaved slower than blocks"
 
 # 4. Layouts: a new file carries its directory's default; MPI-IO hints
