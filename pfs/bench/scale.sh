@@ -18,7 +18,7 @@ if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 mnt=$(mktemp -d /dev/shm/pfs-scale.XXXXXX) || exit 1
-trap 'rm -rf "$mnt" "$mnt.stats" "$mnt.rss"' EXIT
+trap 'rm -rf "$mnt" "$mnt.stats" "$mnt.rss" "$mnt.out"' EXIT
 field() { sed -n "s|.* $1=\([^ ]*\).*|\1|p" <<<" $2"; }
 
 # job NP KERNEL FLAGS... -> $wall, $sum, $stats, $rss_mib
