@@ -40,6 +40,7 @@ check: deps-check
 bench: build
 	scripts/bench.sh $(BUILD)/iosage
 	trace/bench/overhead.sh $(BUILD)
+	pfs/bench/accuracy.sh $(BUILD)
 	@if [ -x scripts/bench-batch.sh ]; then scripts/bench-batch.sh $(BUILD); fi
 
 eval: build

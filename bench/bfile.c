@@ -151,8 +151,18 @@ static void mpiio_open(struct bfile *f, const struct bfile_spec *spec)
       bench_die(f->ctx, "unlink %s: %s", spec->path, strerror(errno));
   if (spec->shared)
     MPI_Barrier(MPI_COMM_WORLD);
+  /* the Lustre stripe count, as users ask for it through MPI-IO */
+  MPI_Info info = MPI_INFO_NULL;
+  if (spec->striping_factor > 0 && spec->create) {
+    char v[16];
+    snprintf(v, sizeof v, "%d", spec->striping_factor);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "striping_factor", v);
+  }
   bench_check_mpi(f->ctx, MPI_File_open(file_comm(spec), spec->path, amode,
-                                        MPI_INFO_NULL, fh), spec->path);
+                                        info, fh), spec->path);
+  if (info != MPI_INFO_NULL)
+    MPI_Info_free(&info);
   f->impl = fh;
 }
 

@@ -58,6 +58,7 @@ struct bfile_spec {
   uint64_t size;  /* bytes of the file (HDF5/PnetCDF: the variable) */
   int seek;       /* POSIX only: lseek then write/read, as IOR's POSIX
                      backend does, instead of pwrite/pread */
+  int striping_factor; /* MPI-IO only: the hint at create (0: no hints) */
 };
 
 struct bfile; /* opaque */

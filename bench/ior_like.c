@@ -27,6 +27,7 @@ struct ior_cfg {
   uint64_t transfer, block, segments, reread;
   uint64_t heavy;  /* rank 0 writes heavy x segments (1: balanced) */
   int seek;        /* POSIX: lseek + write/read instead of pwrite/pread */
+  uint64_t striping_factor; /* MPI-IO hint at create (0: none) */
 };
 
 static const struct bench_kernel kernel = {
@@ -59,6 +60,8 @@ static void validate(const struct bench_ctx *ctx, struct ior_cfg *c)
                       "(--api posix or --independent)");
   if (c->seek && c->api != BENCH_API_POSIX)
     bench_usage_error(ctx, "--seek needs --api posix");
+  if (c->striping_factor && c->api != BENCH_API_MPIIO)
+    bench_usage_error(ctx, "--striping-factor needs --api mpiio");
   if (c->heavy > 1 && c->api != BENCH_API_POSIX && c->api != BENCH_API_MPIIO)
     bench_usage_error(ctx, "--heavy-factor needs --api posix or mpiio");
   uint64_t per_block = c->block / c->transfer;
@@ -136,6 +139,8 @@ static void describe(struct bench_ctx *ctx, const struct ior_cfg *c)
     bench_cfg(ctx, "heavy_factor", "%" PRIu64, c->heavy);
   if (c->seek)
     bench_cfg(ctx, "seek", "1");
+  if (c->striping_factor)
+    bench_cfg(ctx, "striping_factor", "%" PRIu64, c->striping_factor);
   bench_cfg(ctx, "seed", "%" PRIu64, ctx->seed);
 }
 
@@ -149,7 +154,7 @@ static void run(struct bench_ctx *ctx, const struct ior_cfg *c)
     bench_path(ctx, path, sizeof path, "dat");
   struct bfile_plan plan = {
     .spec = {(enum bench_api)c->api, path, !c->fpp, c->collective, 1,
-             file_size(ctx, c), c->seek},
+             file_size(ctx, c), c->seek, (int)c->striping_factor},
     .do_write = c->do_write, .do_read = c->do_read,
     .fsync_each = c->fsync_each, .read_passes = c->reread,
   };
@@ -190,6 +195,8 @@ int main(int argc, char **argv)
                "rank 0 writes K times the segments (independent calls)"),
     BENCH_SET("seek", &c.seek, 1,
               "POSIX: lseek before every write/read (as IOR's POSIX backend)"),
+    BENCH_UINT("striping-factor", &c.striping_factor, 1, 1024,
+               "MPI-IO: the striping_factor hint at create (Lustre stripe count)"),
     BENCH_END,
   };
   bench_init(&argc, &argv, &kernel, opts, &ctx);

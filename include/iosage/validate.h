@@ -188,6 +188,9 @@ struct iosage_validate_options {
     /* One line per event (no newline), or NULL for silence. */
     void (*progress)(void *ctx, const char *line);
     void *progress_ctx;
+    /* Preloaded into the runs without the tracer too (the file system
+     * emulator of `--pfs`), or NULL. */
+    const char *preload;
 };
 
 /* One time measure (kernel seconds or wall seconds) of one change. */

@@ -64,13 +64,16 @@ static const struct adv_change changes[] = {
      "Aggregator ranks write large contiguous pieces of the shared file "
      "instead of every rank sending small independent requests.",
      "The ranks write large disjoint contiguous blocks, where independent I/O "
-     "does as well."},
+     "does as well, and the aggregators (one a node by default) would carry "
+     "every rank's data through their own links: slower."},
     {"file_strategy", "shared_file",
      "Write one shared file with collective MPI-IO, or use HDF5/ADIOS2 "
      "aggregation, instead of a file per process.",
      "The number of files no longer grows with the number of ranks: fewer "
      "creates and opens, and larger requests.",
-     "Downstream tools need one file per process."},
+     "Downstream tools need one file per process, or the shared file would "
+     "sit on fewer storage targets than the separate files (Lustre's default "
+     "stripe count is 1): stripe it wide first, or it is slower."},
     {"throughput_utilization", "drop_syncs",
      "Remove the fsync/fdatasync after each write; sync once at the end (or "
      "at checkpoints).",

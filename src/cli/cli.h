@@ -113,5 +113,18 @@ int cmd_gen(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_label(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_pfs(int argc, char **argv);
+
+/* --pfs PROFILE (gen, validate): read the profile (a file, or the name of
+ * one in profiles/), find libiosage-pfs.so beside iosage (into lib), make
+ * the emulated mount on tmpfs (into mount), and set this process's
+ * environment so that the ranks of every mpirun it starts run on it
+ * (src/cli/pfs_env.c). The caller preloads lib. Returns CLI_OK, or an
+ * exit code after one line on stderr naming cmd. */
+int cli_pfs_setup(const char *cmd, const char *profile, char *lib,
+                  size_t libsize, char *mount, size_t mountsize);
+
+/* Remove the emulated mount and what is left on it. */
+void cli_pfs_cleanup(const char *mount);
 
 #endif

@@ -15,7 +15,7 @@
 static void gen_help(void)
 {
     fputs("Usage: iosage gen SWEEP -o DIR [-j N] [--timeout SECONDS]\n"
-          "                  [--bench-dir DIR] [--tracer LIB] [-q]\n"
+          "                  [--bench-dir DIR] [--tracer LIB] [--pfs PROFILE] [-q]\n"
           "\n"
           "Run every configuration of SWEEP (one per line: CONFIG_ID KERNEL\n"
           "RANKS REPEATS LABELS GROUP FLAGS...) under mpirun with the iosage\n"
@@ -29,6 +29,9 @@ static void gen_help(void)
           "  --bench-dir DIR    the kernels (default: bench/ beside iosage)\n"
           "  --tracer LIB       the MPI tracer library (default:\n"
           "                     trace/libiosage-trace-mpi.so beside iosage)\n"
+          "  --pfs PROFILE      run on the emulated parallel file system of\n"
+          "                     PROFILE (a file, or a name in profiles/, e.g.\n"
+          "                     lustre-hdd-small; docs/pfs.md)\n"
           "  -q, --quiet        no progress bar, no per-run failure lines\n"
           "  -h, --help         show this help\n"
           "\n"
@@ -61,6 +64,7 @@ static long int_arg(const char *s)
 
 struct gen_args {
     const char *sweep;
+    const char *pfs;    /* --pfs PROFILE, or NULL */
     struct gen_options o;
 };
 
@@ -87,7 +91,7 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
                    strcmp(s, "-j") == 0 || strcmp(s, "--jobs") == 0 ||
                    strcmp(s, "--timeout") == 0 ||
                    strcmp(s, "--bench-dir") == 0 ||
-                   strcmp(s, "--tracer") == 0) {
+                   strcmp(s, "--tracer") == 0 || strcmp(s, "--pfs") == 0) {
             if (!val)
                 return cli_usage_error("gen", "gen: %s needs a value", s);
             i++;
@@ -99,6 +103,8 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
                 a->o.timeout_s = (int)int_arg(val);
             else if (strcmp(s, "--bench-dir") == 0)
                 a->o.bench_dir = val;
+            else if (strcmp(s, "--pfs") == 0)
+                a->pfs = val;
             else
                 a->o.tracer = val;
             if (a->o.jobs < 0 || a->o.timeout_s < 0)
@@ -159,6 +165,17 @@ int cmd_gen(int argc, char **argv)
     rc = locate_tools(&a.o, bench, tracer, sizeof bench);
     if (rc != CLI_OK)
         return rc;
+    /* --pfs: the emulator preloaded after the tracer (its timers see the
+     * emulated costs) */
+    static char pfs_lib[PATH_MAX], mount[PATH_MAX], preload[2 * PATH_MAX + 2];
+    if (a.pfs) {
+        rc = cli_pfs_setup("gen", a.pfs, pfs_lib, sizeof pfs_lib, mount,
+                           sizeof mount);
+        if (rc != CLI_OK)
+            return rc;
+        snprintf(preload, sizeof preload, "%s:%s", a.o.tracer, pfs_lib);
+        a.o.tracer = preload;
+    }
     a.o.progress = !a.o.quiet && isatty(2);
 
     iosage_error err;
@@ -166,11 +183,15 @@ int cmd_gen(int argc, char **argv)
     iosage_status st = gen_sweep_load(a.sweep, &s, &err);
     if (st != IOSAGE_OK) {
         cli_print_error(&err);
+        if (a.pfs)
+            cli_pfs_cleanup(mount);
         return cli_exit_for(st);
     }
     struct gen_summary sum;
     st = gen_run(s, &a.o, &sum, &err);
     gen_sweep_free(s);
+    if (a.pfs)
+        cli_pfs_cleanup(mount);
     if (st != IOSAGE_OK) {
         cli_print_error(&err);
         return cli_exit_for(st);

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct validate_args {
     enum out_format format;
     const char *work;   /* --work DIR: keep everything under DIR/<name> */
     const char *json;   /* --json FILE: the JSON document there too */
+    const char *pfs;    /* --pfs PROFILE, or NULL */
     int quiet;
     int n_scenarios;
     char **scenarios;   /* point into argv */
@@ -70,6 +72,9 @@ static void validate_help(void)
         "  --bench-dir DIR    the kernels (default: bench/ beside iosage)\n"
         "  --tracer LIB       the MPI tracer (default:\n"
         "                     trace/libiosage-trace-mpi.so beside iosage)\n"
+        "  --pfs PROFILE      every run on the emulated parallel file system\n"
+        "                     of PROFILE (a file, or a name in profiles/;\n"
+        "                     docs/pfs.md)\n"
         "  -q, --quiet        no progress lines on stderr\n"
         "  -h, --help         show this help\n"
         "\n"
@@ -129,6 +134,8 @@ static int take_value(struct validate_args *a, const char *opt,
         a->json = val;
     } else if (strcmp(opt, "--bench-dir") == 0) {
         a->o.bench_dir = val;
+    } else if (strcmp(opt, "--pfs") == 0) {
+        a->pfs = val;
     } else {
         a->o.tracer = val;
     }
@@ -142,7 +149,7 @@ static int is_valued(const char *s)
 {
     const char *opts[] = {"--runs", "--warmup", "--timeout", "--llm",
                           "--format", "--work", "--json", "--bench-dir",
-                          "--tracer"};
+                          "--tracer", "--pfs"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (strcmp(s, opts[i]) == 0)
             return 1;
@@ -665,6 +672,16 @@ int cmd_validate(int argc, char **argv)
     static char exe[4096], bench[4200], tracer[4200];
     if (rc == CLI_OK && !done)
         rc = find_tools(&a, exe, bench, tracer, sizeof exe);
+    /* --pfs: every run on the emulated file system; the emulator is
+     * preloaded after the tracer in traced runs and alone in the others */
+    static char pfs_lib[PATH_MAX], mount[PATH_MAX], preload[2 * PATH_MAX + 2];
+    if (rc == CLI_OK && !done && a.pfs) {
+        rc = cli_pfs_setup("validate", a.pfs, pfs_lib, sizeof pfs_lib, mount,
+                           sizeof mount);
+        snprintf(preload, sizeof preload, "%s:%s", a.o.tracer, pfs_lib);
+        a.o.tracer = preload;
+        a.o.preload = pfs_lib;
+    }
     struct scenario_run *runs = NULL;
     if (rc == CLI_OK && !done) {
         runs = calloc((size_t)a.n_scenarios, sizeof *runs);
@@ -693,5 +710,7 @@ int cmd_validate(int argc, char **argv)
     }
     free(runs);
     free(a.scenarios);
+    if (mount[0])
+        cli_pfs_cleanup(mount);
     return rc;
 }

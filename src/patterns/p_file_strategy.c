@@ -49,7 +49,10 @@ const struct iosage_pattern ios_pattern_file_strategy = {
                  "often one or more per rank and many of them small.",
     .change = "Write fewer, shared files with collective MPI-IO, or use a "
               "library that aggregates (HDF5, ADIOS2).",
-    .not_applicable = "Downstream tools need one file per process.",
+    .not_applicable = "Downstream tools need one file per process, or the "
+                      "shared file would sit on fewer storage targets than "
+                      "the separate files (Lustre's default stripe count is "
+                      "1): stripe it wide first.",
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,

@@ -68,7 +68,8 @@ const struct iosage_pattern ios_pattern_interface_choice = {
               "MPI_File_read_all) and collective buffering hints, so a few "
               "aggregators issue large contiguous requests.",
     .not_applicable = "The ranks already write large disjoint contiguous "
-                      "blocks, where independent I/O performs as well.",
+                      "blocks, where independent I/O performs as well (and "
+                      "funnelling them through a few aggregators is slower).",
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,

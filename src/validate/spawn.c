@@ -203,6 +203,10 @@ static void kernel_argv(const struct iosage_validate_options *o,
         argv[a++] = bufs[2];
         argv[a++] = "-x";
         argv[a++] = bufs[3];
+    } else if (o->preload) {
+        snprintf(bufs[2], 4200, "LD_PRELOAD=%s", o->preload);
+        argv[a++] = "-x";
+        argv[a++] = bufs[2];
     }
     /* kernels built with ASan (make check) may run without the tracer or
      * with an uninstrumented one preloaded */
