@@ -46,6 +46,7 @@ int cli_open_model(const char *dir, int threads, iosage_model **m);
 const unsigned char *cli_embedded_file(const char *name, size_t *size);
 
 int cmd_analyze(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
