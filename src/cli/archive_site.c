@@ -42,7 +42,7 @@ static const char page_style[] =
     "18px;text-decoration:none;font-weight:600}h1{font-size:22px;margin:8px 0}"
     "h2{font-size:17px;margin:22px 0 8px}.sub{color:#555}.kpis{display:flex;"
     "gap:12px;flex-wrap:wrap}.kpi{background:#fff;border:1px solid #dde;"
-    "border-radius:6px;padding:10px 16px;min-width:170px}.kpi b{display:block;"
+    "border-radius:6px;padding:10px 16px;min-width:150px}.kpi b{display:block;"
     "font-size:24px}.kpi small{color:#666}.chart{background:#fff;border:1px "
     "solid #dde;border-radius:6px;width:100%;max-width:900px;margin:6px 0}"
     ".ct{font-weight:600;font-size:14px}.ax{font-size:11px;fill:#555}.grid{"

@@ -15,7 +15,7 @@
 #define LEFT 60.0
 #define RIGHT 12.0
 #define TOP 34.0
-#define BOTTOM 40.0
+#define BOTTOM 48.0
 #define MAX_X_LABELS 12
 
 void page_put(ios_text *out, const char *s)
@@ -59,14 +59,56 @@ static double max_value(size_t n, const struct svg_series *s, int n_series)
     return m > 0 ? round_up(m) : 1;
 }
 
+/* Width of one legend entry: swatch, name, gap. */
+static double legend_width(const char *name)
+{
+    return 16 + 7.0 * (double)strlen(name) + 12;
+}
+
+/* Rows of the legend under the chart, entries wrapped at the width. */
+static int legend_rows(const struct svg_series *s, int n_series)
+{
+    int rows = 1;
+    double x = LEFT;
+    for (int k = 0; k < n_series; k++) {
+        if (x > LEFT && x + legend_width(s[k].name) > W - RIGHT) {
+            rows++;
+            x = LEFT;
+        }
+        x += legend_width(s[k].name);
+    }
+    return rows;
+}
+
+/* The legend, in rows under the week labels. */
+static void legend(ios_text *out, const struct svg_series *s, int n_series)
+{
+    double x = LEFT, y = H - 6;
+    for (int k = 0; k < n_series; k++) {
+        if (x > LEFT && x + legend_width(s[k].name) > W - RIGHT) {
+            y += 18;
+            x = LEFT;
+        }
+        ios_text_printf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"10\" "
+                        "height=\"10\" fill=\"%s\"/><text x=\"%.0f\" "
+                        "y=\"%.0f\" class=\"ax\">", x, y - 9, s[k].color,
+                        x + 14, y);
+        html_put(out, s[k].name);
+        page_put(out, "</text>");
+        x += legend_width(s[k].name);
+    }
+}
+
 /* The frame: title, grid lines with their values, week labels, legend. */
 static void frame(ios_text *out, const char *title, const char *unit,
                   const char *const *labels, size_t n, double ymax,
                   const struct svg_series *s, int n_series)
 {
+    double height = H + 18.0 * (legend_rows(s, n_series) - 1);
     ios_text_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
                     "viewBox=\"0 0 %.0f %.0f\" role=\"img\" class=\"chart\">"
-                    "<text x=\"%.0f\" y=\"18\" class=\"ct\">", W, H, LEFT);
+                    "<text x=\"%.0f\" y=\"18\" class=\"ct\">", W, height,
+                    LEFT);
     html_put(out, title);
     page_put(out, "</text>");
     double ph = H - TOP - BOTTOM;
@@ -92,15 +134,7 @@ static void frame(ios_text *out, const char *title, const char *unit,
         html_put(out, labels[i]);
         page_put(out, "</text>");
     }
-    double lx = W - RIGHT;
-    for (int k = n_series - 1; k >= 0; k--) {
-        lx -= 16 + 7.0 * (double)strlen(s[k].name);
-        ios_text_printf(out, "<rect x=\"%.0f\" y=\"8\" width=\"10\" "
-                        "height=\"10\" fill=\"%s\"/><text x=\"%.0f\" y=\"17\" "
-                        "class=\"ax\">", lx, s[k].color, lx + 13);
-        html_put(out, s[k].name);
-        page_put(out, "</text>");
-    }
+    legend(out, s, n_series);
 }
 
 /* "<title>label: name value unit</title>" */
