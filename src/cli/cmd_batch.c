@@ -29,9 +29,10 @@ static int build_list(const struct ios_batch_opts *o, iosage_batch_list *list)
             return CLI_INTERNAL;
         }
     }
-    /* --db: only the logs the archive needs (docs/archive.md) */
+    /* --db: only the logs the archive needs (docs/archive.md); a failure
+     * is the database's (not an archive, unreadable, newer schema) */
     if (o->db && ios_batch_archive_select(o, list) != 0)
-        return CLI_INTERNAL;
+        return CLI_BADINPUT;
     return CLI_OK;
 }
 
