@@ -55,18 +55,24 @@ static const char page_style[] =
     ".path{color:#666;font-size:12px;word-break:break-all}"
     "input,select{font-size:14px;padding:4px;margin-right:8px}";
 
+/* Rows shown at first, and added by each "more" click: a browser lays
+ * out a few hundred table rows quickly, not thousands. */
+#define TABLE_PAGE 200
+
 /* Sorting and filtering of the job table: click a header to sort (numbers
- * by value), type to keep the rows containing the text, pick a pattern. */
+ * by value), type to keep the rows containing the text, pick a pattern;
+ * the first `limit` matching rows are shown, "more" shows more. */
 static const char table_script[] =
     "(function(){var tb=document.querySelector('#jobs tbody');"
-    "var rows=Array.prototype.slice.call(tb.rows);"
+    "var rows=Array.prototype.slice.call(tb.rows),limit=200;"
     "var q=document.getElementById('q'),pat=document.getElementById('pat'),"
-    "n=document.getElementById('n');"
-    "function apply(){var s=q.value.toLowerCase(),p=pat.value,shown=0;"
+    "n=document.getElementById('n'),more=document.getElementById('more');"
+    "function apply(){var s=q.value.toLowerCase(),p=pat.value,hit=0;"
     "rows.forEach(function(r){var ok=(!s||r.textContent.toLowerCase()"
     ".indexOf(s)>=0)&&(!p||(' '+r.getAttribute('data-p')+' ').indexOf(' '+p+"
-    "' ')>=0);r.hidden=!ok;if(ok)shown++;});"
-    "n.textContent=shown+' of '+rows.length+' jobs shown';}"
+    "' ')>=0);if(ok)hit++;r.hidden=!ok||hit>limit;});"
+    "n.textContent=hit+' of '+rows.length+' jobs match'+(hit>limit?"
+    "', the first '+limit+' shown':'');more.hidden=hit<=limit;}"
     "function key(r,i){return r.cells[i].textContent;}"
     "var ths=document.querySelectorAll('#jobs th');"
     "Array.prototype.forEach.call(ths,function(th,i){th.addEventListener("
@@ -78,7 +84,8 @@ static const char table_script[] =
     "if(num){x=parseFloat(x);y=parseFloat(y);if(isNaN(x))x=-Infinity;"
     "if(isNaN(y))y=-Infinity;return x===y?0:(x<y?-dir:dir);}"
     "return x<y?-dir:(x>y?dir:0);});"
-    "rows.forEach(function(r){tb.appendChild(r);});});});"
+    "rows.forEach(function(r){tb.appendChild(r);});apply();});});"
+    "more.addEventListener('click',function(){limit+=1000;apply();});"
     "q.addEventListener('input',apply);pat.addEventListener('change',apply);"
     "apply();})();";
 
@@ -451,7 +458,7 @@ static const struct {
 static void job_row(ios_text *o, const struct site_data *d, size_t r)
 {
     const char *pats = cell(&d->jobs, r, "patterns");
-    page_put(o, "<tr data-p=\"");
+    page_put(o, r < TABLE_PAGE ? "<tr data-p=\"" : "<tr hidden data-p=\"");
     html_put(o, pats ? pats : "healthy");
     page_put(o, "\">");
     for (size_t k = 0; k < N_TABLE_COLS; k++) {
@@ -485,7 +492,8 @@ static int write_jobs(const char *dir, const struct site_data *d)
     for (int k = 0; k < iosage_pattern_count(); k++)
         ios_text_printf(&o, "<option value=\"%s\">%s</option>",
                         iosage_pattern_get(k)->id, iosage_pattern_get(k)->id);
-    page_put(&o, "</select><span id=\"n\"></span></p><table id=\"jobs\">"
+    page_put(&o, "</select><span id=\"n\"></span> <button id=\"more\" "
+             "hidden>show 1000 more</button></p><table id=\"jobs\">"
                  "<thead><tr>");
     for (size_t k = 0; k < N_TABLE_COLS; k++)
         ios_text_printf(&o, "<th data-t=\"%s\">%s</th>",

@@ -29,3 +29,11 @@ add_test(NAME archive_chromium
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/chromium.sh $<TARGET_FILE:iosage>
                  $<TARGET_FILE:mkarchive> ${PROJECT_SOURCE_DIR}/data/bench-runs/logs)
 set_tests_properties(archive_chromium PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+# test_archive  cmocka: the hash's test vectors, application names, a row
+#               through the API (replacement, findings, changes, NULL
+#               savings), the selection rules, every query, read mode
+add_executable(test_archive ${CMAKE_CURRENT_LIST_DIR}/test_archive.c)
+target_link_libraries(test_archive PRIVATE iosage_obj ZLIB::ZLIB BZip2::BZip2 m
+                      PkgConfig::CMOCKA)
+add_test(NAME test_archive COMMAND test_archive)
