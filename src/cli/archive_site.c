@@ -37,7 +37,7 @@ static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c",
 
 static const char page_style[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;"
-    "background:#f6f7f9}main{max-width:1100px;margin:0 auto;padding:16px}"
+    "background:#f6f7f9}main{max-width:1280px;margin:0 auto;padding:16px}"
     "nav{background:#23395d;padding:10px 16px}nav a{color:#fff;margin-right:"
     "18px;text-decoration:none;font-weight:600}h1{font-size:22px;margin:8px 0}"
     "h2{font-size:17px;margin:22px 0 8px}.sub{color:#555}.kpis{display:flex;"
@@ -52,7 +52,8 @@ static const char page_style[] =
     "background:#eef1f6}#jobs th{cursor:pointer}#jobs th[aria-sort="
     "descending]::after{content:' \\25BC'}#jobs th[aria-sort=ascending]::"
     "after{content:' \\25B2'}.cols{display:flex;gap:24px;flex-wrap:wrap}"
-    ".path{color:#666;font-size:12px;word-break:break-all}"
+    ".path{color:#666;font-size:12px;word-break:break-all}#jobs td{"
+    "white-space:nowrap}#jobs td.path{white-space:normal;min-width:260px}"
     "input,select{font-size:14px;padding:4px;margin-right:8px}";
 
 /* Rows shown at first, and added by each "more" click: a browser lays
