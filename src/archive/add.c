@@ -212,7 +212,7 @@ iosage_status iosage_archive_add(iosage_archive *a,
         return ios_fail(err, IOSAGE_E_USAGE, a->path, "archive", -1,
                         "opened for reading");
     char key[4096];
-    ios_archive_canonical(row->file, key, sizeof key);
+    ios_archive_canonical(a, row->file, key, sizeof key);
     struct file_facts f;
     read_facts(row->file, row->status != IOSAGE_BATCH_ERROR, &f);
     iosage_status st = prepare(a, err);

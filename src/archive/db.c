@@ -226,6 +226,8 @@ void iosage_archive_close(iosage_archive *a)
     for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++)
         sqlite3_finalize(stmts[i]);
     sqlite3_close(a->db);
+    free(a->dir_given);
+    free(a->dir_real);
     free(a);
 }
 
@@ -239,9 +241,29 @@ uint64_t iosage_archive_hash(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-void ios_archive_canonical(const char *path, char *buf, size_t size)
+void ios_archive_canonical(iosage_archive *a, const char *path, char *buf,
+                           size_t size)
 {
-    char *real = realpath(path, NULL);
-    snprintf(buf, size, "%s", real ? real : path);
-    free(real);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t dir_len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    char *dir = slash ? strndup(path, dir_len) : strdup(".");
+    if (!dir) {
+        snprintf(buf, size, "%s", path);
+        return;
+    }
+    if (!a->dir_given || strcmp(a->dir_given, dir) != 0) {
+        free(a->dir_given);
+        free(a->dir_real);
+        a->dir_given = dir;
+        a->dir_real = realpath(dir, NULL);
+    } else {
+        free(dir);
+    }
+    if (!a->dir_real)
+        snprintf(buf, size, "%s", path);
+    else if (strcmp(a->dir_real, "/") == 0)
+        snprintf(buf, size, "/%s", base);
+    else
+        snprintf(buf, size, "%s/%s", a->dir_real, base);
 }

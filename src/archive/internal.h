@@ -26,6 +26,8 @@ struct iosage_archive {
     int in_txn;            /* a write transaction is open */
     long txn_rows;         /* rows added to it */
     double txn_start;      /* monotonic seconds when it began */
+    char *dir_given;       /* the directory last resolved, as given */
+    char *dir_real;        /* and resolved (both malloc'd, or NULL) */
 };
 
 /* Fill err from the database's last error: "<path>: <what>: <sqlite msg>";
@@ -47,9 +49,12 @@ extern const char ios_archive_migrate_v1_v2[];
 iosage_status ios_archive_backfill_changes(iosage_archive *a,
                                            iosage_error *err);
 
-/* An absolute, symlink-free form of path into buf (the path as given when
- * it cannot be resolved, e.g. a missing file). */
-void ios_archive_canonical(const char *path, char *buf, size_t size);
+/* The key of a log: its directory made absolute and symlink-free, then
+ * "/" and its file name, into buf (the path as given when the directory
+ * cannot be resolved). The last directory resolved is kept in a, so that
+ * the logs of one directory cost one realpath. */
+void ios_archive_canonical(iosage_archive *a, const char *path, char *buf,
+                           size_t size);
 
 /* Monotonic seconds. */
 double ios_archive_now(void);

@@ -114,7 +114,7 @@ iosage_status iosage_archive_select(iosage_archive *a,
         enum verdict v = FRESH;
         if (!it->error) { /* a listing error is recorded each run */
             char key[4096];
-            ios_archive_canonical(it->path, key, sizeof key);
+            ios_archive_canonical(a, it->path, key, sizeof key);
             v = judge(a, it->path, key, bundle, reanalyze);
         }
         c.listed++;
