@@ -114,11 +114,13 @@ static void frame(ios_text *out, const char *title, const char *unit,
     double ph = H - TOP - BOTTOM;
     for (int g = 0; g <= 4; g++) {
         double y = TOP + ph - ph * g / 4;
+        double v = ymax * g / 4;
         ios_text_printf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" "
                         "y2=\"%.1f\" class=\"grid\"/><text x=\"%.0f\" "
-                        "y=\"%.1f\" class=\"ax\" text-anchor=\"end\">%.3g"
-                        "</text>", LEFT, W - RIGHT, y, y, LEFT - 6, y + 4,
-                        ymax * g / 4);
+                        "y=\"%.1f\" class=\"ax\" text-anchor=\"end\">",
+                        LEFT, W - RIGHT, y, y, LEFT - 6, y + 4);
+        /* whole numbers from 1000 on: "1500", not "1.5e+03" */
+        ios_text_printf(out, v >= 1000 ? "%.0f</text>" : "%.3g</text>", v);
     }
     ios_text_printf(out, "<text x=\"12\" y=\"%.0f\" class=\"ax\" "
                     "transform=\"rotate(-90 12 %.0f)\" text-anchor=\"middle\">",
