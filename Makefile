@@ -4,7 +4,8 @@
 #   make demo       run a kernel with a known bottleneck under the tracer,
 #                   then analyze its log offline
 #   make check      build with ASan+UBSan and run every test
-#   make bench      time reading, dumping and batch analysis (logs per second)
+#   make bench      time reading, dumping and batch analysis (logs per second),
+#                   and the archive database and dashboard on 100,000 logs
 #   make eval       the evaluation tables of docs/evaluation.md
 #   make fuzz       run a libFuzzer target (FUZZ_TARGET=reader|config|reply|report,
 #                   FUZZ_SECONDS, default 60)
@@ -42,6 +43,7 @@ bench: build
 	trace/bench/overhead.sh $(BUILD)
 	pfs/bench/accuracy.sh $(BUILD)
 	@if [ -x scripts/bench-batch.sh ]; then scripts/bench-batch.sh $(BUILD); fi
+	scripts/bench-archive.sh $(BUILD)
 
 eval: build
 	scripts/eval.sh $(BUILD)/iosage

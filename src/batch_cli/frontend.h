@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "iosage/archive.h"
 #include "iosage/batch.h"
 
 /* --- the command line ----------------------------------------------------- */
@@ -26,6 +27,8 @@ struct ios_batch_opts {
     int profile;          /* --profile: time per stage on stderr */
     const char *model_dir;/* --model DIR, or NULL for the embedded bundle */
     const char *parts_dir;/* --parts-dir DIR (MPI only), or NULL */
+    const char *db;       /* --db FILE: the archive database, or NULL */
+    int reanalyze;        /* --reanalyze: logs of another model bundle too */
     int n_paths;
     char **paths;         /* the PATH arguments (pointers into argv) */
 };
@@ -49,8 +52,9 @@ void ios_batch_print_help(FILE *out, int mpi);
 /* --- the output file ------------------------------------------------------ */
 
 /* Where rows go: -o OUT written to a temporary file beside it and renamed
- * when the batch ends well; stdout otherwise (or nowhere, with --summary and
- * no -o). The summary is kept when --summary is given. */
+ * when the batch ends well; stdout otherwise (or nowhere, with --summary
+ * or --db and no -o). The summary is kept when --summary is given; with
+ * --db every row also goes to the archive. */
 struct ios_batch_out {
     FILE *f;              /* rows, or NULL when rows are not written */
     char *tmp;            /* temporary path (malloc'd), or NULL for stdout */
@@ -58,6 +62,8 @@ struct ios_batch_out {
     int format;
     iosage_batch_summary *summary; /* NULL without --summary */
     size_t rows, errors;  /* rows written, error rows among them */
+    iosage_archive *archive; /* --db: every row also goes here, or NULL */
+    char bundle[17];      /* the model bundle's hash (with --db) */
 };
 
 /* Open the output for o. Prints one line on stderr and returns -1 on
@@ -78,6 +84,31 @@ int ios_batch_out_close(struct ios_batch_out *w, int ok);
  * seconds; n_workers: threads or ranks). */
 void ios_batch_print_profile(const struct iosage_batch_times *t, double wall,
                              size_t n_logs, int n_workers);
+
+/* --- the archive database (--db, src/batch_cli/archive.c) ---------------- */
+
+/* The hash of the model bundle as 16 hex digits into hex: FNV-1a over the
+ * names and bytes of the files of dir (sorted by name), or of the embedded
+ * bundle when dir is NULL. -1 (printed) when dir cannot be read. */
+int ios_batch_bundle_hash(const char *dir, char hex[17]);
+
+/* With --db: keep in *list only the logs the archive needs analysed
+ * (iosage_archive_select) and say on stderr how many were skipped (unless
+ * --quiet). 0, or -1 (printed). */
+int ios_batch_archive_select(const struct ios_batch_opts *o,
+                             iosage_batch_list *list);
+
+/* Open o's archive for writing into w (ios_batch_out_open calls this). */
+int ios_batch_archive_open(struct ios_batch_out *w,
+                           const struct ios_batch_opts *o);
+
+/* Store one row (ios_batch_out_row calls this). -1 (printed) on failure. */
+int ios_batch_archive_row(struct ios_batch_out *w,
+                          const struct iosage_batch_row *row);
+
+/* Commit and close w's archive (what was added is kept even when the batch
+ * failed: each row is whole). -1 (printed) when the commit failed. */
+int ios_batch_archive_close(struct ios_batch_out *w);
 
 /* --- the progress bar ------------------------------------------------------ */
 

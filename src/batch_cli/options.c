@@ -40,7 +40,13 @@ void ios_batch_print_help(FILE *out, int mpi)
           "  --model DIR        model bundle (default: the built-in one)\n"
           "  --profile          print the time spent reading, decoding,\n"
           "                     computing features and predicting on stderr\n"
-          "  -q, --quiet        no progress bar (shown only on a terminal)\n",
+          "  -q, --quiet        no progress bar (shown only on a terminal)\n"
+          "  --db FILE          keep the rows in the archive database FILE\n"
+          "                     (SQLite, created 0600): only logs that are new\n"
+          "                     or changed since the last run are analysed;\n"
+          "                     rows go to stdout only with -o (docs/archive.md)\n"
+          "  --reanalyze        with --db: also analyse again the logs that\n"
+          "                     another model bundle analysed\n",
           out);
     if (mpi)
         fputs("  --parts-dir DIR    where ranks write their parts (default: the\n"
@@ -97,6 +103,8 @@ static int take_value(struct ios_batch_opts *o, const char *opt,
         o->out = val;
     else if (strcmp(opt, "--model") == 0)
         o->model_dir = val;
+    else if (strcmp(opt, "--db") == 0)
+        o->db = val;
     else
         o->parts_dir = val;
     return 0;
@@ -106,7 +114,7 @@ static int take_value(struct ios_batch_opts *o, const char *opt,
 static int takes_value(const char *s, int mpi)
 {
     static const char *const with_value[] = {"-j", "--jobs", "-o", "--output",
-                                             "--format", "--model"};
+                                             "--format", "--model", "--db"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(s, with_value[i]) == 0)
             return 1;
@@ -122,6 +130,8 @@ static int take_flag(struct ios_batch_opts *o, const char *s)
         o->quiet = 1;
     else if (strcmp(s, "--profile") == 0)
         o->profile = 1;
+    else if (strcmp(s, "--reanalyze") == 0)
+        o->reanalyze = 1;
     else
         return -1;
     return 0;
@@ -162,6 +172,10 @@ int ios_batch_parse_opts(int argc, char **argv, int mpi,
     o->n_paths = (int)(dst - (argv + 1));
     if (!format_set && o->out && ends_with(o->out, ".csv"))
         o->format = IOSAGE_BATCH_CSV;
+    if (o->reanalyze && !o->db) {
+        snprintf(msg, size, "batch: --reanalyze needs --db");
+        return IOS_BATCH_BAD;
+    }
     if (o->n_paths == 0) {
         snprintf(msg, size, "batch: no PATH given");
         return IOS_BATCH_BAD;

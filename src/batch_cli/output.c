@@ -70,8 +70,12 @@ int ios_batch_out_open(struct ios_batch_out *w, const struct ios_batch_opts *o)
             w->summary = NULL;
             return -1;
         }
-    } else if (!o->summary) {
+    } else if (!o->summary && !o->db) {
         w->f = stdout;
+    }
+    if (o->db && ios_batch_archive_open(w, o) != 0) {
+        ios_batch_out_close(w, 0);
+        return -1;
     }
     if (w->f && iosage_batch_write_header(w->f, w->format) != 0) {
         fprintf(stderr, "iosage: %s: write failed\n",
@@ -96,6 +100,8 @@ int ios_batch_out_row(struct ios_batch_out *w,
         fputs("iosage: batch: out of memory for the summary\n", stderr);
         return -1;
     }
+    if (w->archive && ios_batch_archive_row(w, row) != 0)
+        return -1;
     return 0;
 }
 
@@ -118,6 +124,8 @@ static int commit(struct ios_batch_out *w)
 int ios_batch_out_close(struct ios_batch_out *w, int ok)
 {
     int rc = 0;
+    if (w->archive && ios_batch_archive_close(w) != 0)
+        rc = -1;
     if (w->tmp) {
         if (ok) {
             rc = commit(w);

@@ -25,7 +25,8 @@ static int build(const struct ios_batch_opts *o, iosage_batch_list *list)
             return -1;
         }
     }
-    return 0;
+    /* --db: only the logs the archive needs (rank 0 alone opens it) */
+    return o->db ? ios_batch_archive_select(o, list) : 0;
 }
 
 /* Rank 0: the strings of list as one buffer; *len bytes. NULL on no memory. */

@@ -104,6 +104,7 @@ int cli_write_file_atomic(const char *path, const char *data, size_t len);
 const unsigned char *cli_embedded_file(const char *name, size_t *size);
 
 int cmd_analyze(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_detect(int argc, char **argv);

@@ -29,6 +29,10 @@ static int build_list(const struct ios_batch_opts *o, iosage_batch_list *list)
             return CLI_INTERNAL;
         }
     }
+    /* --db: only the logs the archive needs (docs/archive.md); a failure
+     * is the database's (not an archive, unreadable, newer schema) */
+    if (o->db && ios_batch_archive_select(o, list) != 0)
+        return CLI_BADINPUT;
     return CLI_OK;
 }
 
@@ -45,7 +49,7 @@ static int run_batch(const struct ios_batch_opts *o, const iosage_model *m,
     memset(&times, 0, sizeof times);
     struct iosage_batch_run_params p = {
         .threads = o->threads, .on_row = write_row, .row_ctx = &w,
-        .times = &times};
+        .times = &times, .window = o->db ? 1024 : 0}; /* --db: commit as we go */
     if (!o->quiet && isatty(STDERR_FILENO)) {
         p.on_progress = ios_batch_progress_draw;
         p.progress_ctx = &bar;

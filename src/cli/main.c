@@ -18,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
     {"analyze", cmd_analyze, "patterns, evidence and ranked changes for one log"},
+    {"archive", cmd_archive, "query the archive database of batch --db; the dashboard"},
     {"batch", cmd_batch, "detect patterns in many logs (threads or MPI): JSONL/CSV"},
     {"detect", cmd_detect, "which I/O bottleneck patterns each log has (JSON lines)"},
     {"dump", cmd_dump, "print a log as darshan-parser does (--all, --dxt, ...)"},

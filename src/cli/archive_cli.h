@@ -1,0 +1,74 @@
+/*
+ * src/cli/archive_cli.h - the pieces of `iosage archive`: the command line
+ * (cmd_archive.c), the dashboard (archive_site.c), its charts
+ * (archive_svg.c) and the per-job report pages (archive_report.c).
+ */
+#ifndef IOSAGE_ARCHIVE_CLI_H
+#define IOSAGE_ARCHIVE_CLI_H
+
+#include <stddef.h>
+
+#include "darshan/internal.h"
+#include "iosage/archive.h"
+
+struct archive_args {
+    const char *query;       /* apps, users, ..., site, sql */
+    const char *args[2];     /* DB, and APP (history) or QUERY (sql) */
+    int n_args;
+    int format;              /* 't' text, 'c' csv, 'j' json */
+    struct iosage_archive_filter filter;
+    int limit_set;           /* --limit given */
+    const char *out;         /* site: -o DIR */
+    const char *model_dir;   /* site: --model DIR */
+    long reports;            /* site: report pages (--reports) */
+    long table_rows;         /* site: job table rows (--table) */
+};
+
+/* Print t on stdout as text ('t'), CSV ('c') or JSON ('j'). */
+int archive_print_table(const iosage_archive_table *t, int format);
+
+/* `iosage archive site DB -o DIR`. Returns an exit code. */
+int archive_site(const struct archive_args *a);
+
+/* --- charts (inline SVG) --------------------------------------------------- */
+
+/* One series of a chart: a name, a colour and n values. */
+struct svg_series {
+    const char *name;
+    const char *color;
+    const double *v;
+};
+
+/* Grouped bars: for each of n labels (weeks), one bar per series. */
+void svg_bars(ios_text *out, const char *title, const char *unit,
+              const char *const *labels, size_t n,
+              const struct svg_series *s, int n_series);
+
+/* Lines: one polyline per series over n labels. */
+void svg_lines(ios_text *out, const char *title, const char *unit,
+               const char *const *labels, size_t n,
+               const struct svg_series *s, int n_series);
+
+/* Append the string s to out as it is. */
+void page_put(ios_text *out, const char *s);
+
+/* s with &, <, >, " and ' escaped for HTML text and attributes. */
+void html_put(ios_text *out, const char *s);
+
+/* --- report pages ---------------------------------------------------------- */
+
+typedef struct archive_reporter archive_reporter;
+
+/* The model bundle and cards used for every page; NULL (printed) when they
+ * cannot be loaded. */
+archive_reporter *archive_reporter_open(const char *model_dir);
+
+/* The HTML report (src/report) of the log at path, malloc'd with its
+ * length in *len; NULL with the reason in why when the log cannot be
+ * analysed. */
+char *archive_report_html(archive_reporter *r, const char *path, size_t *len,
+                          char *why, size_t why_size);
+
+void archive_reporter_free(archive_reporter *r);
+
+#endif
