@@ -4,7 +4,8 @@
 #   make demo       run a kernel with a known bottleneck under the tracer,
 #                   then analyze its log offline
 #   make check      build with ASan+UBSan and run every test
-#   make bench      time reading, dumping and batch analysis (logs per second)
+#   make bench      time start-up, dump, batch and MPI batch beside the previous
+#                   release, and cost against log size (scripts/bench*.sh)
 #   make eval       the evaluation tables of docs/evaluation.md
 #   make fuzz       run a libFuzzer target (FUZZ_TARGET=reader|config|reply|report,
 #                   FUZZ_SECONDS, default 60)
@@ -41,6 +42,7 @@ bench: build
 	scripts/bench.sh $(BUILD)/iosage
 	trace/bench/overhead.sh $(BUILD)
 	@if [ -x scripts/bench-batch.sh ]; then scripts/bench-batch.sh $(BUILD); fi
+	scripts/bench-scale.sh $(BUILD)
 
 eval: build
 	scripts/eval.sh $(BUILD)/iosage
