@@ -64,9 +64,9 @@ ios_arena *ios_arena_create(void)
     return a;
 }
 
-/* size bytes, zeroed and 8-aligned, valid until reset/destroy; NULL on no
- * memory or overflow. A request of 0 bytes returns a valid unique pointer. */
-void *ios_arena_alloc(ios_arena *a, size_t size)
+/* size bytes, 8-aligned, valid until reset/destroy, zeroed when zero is
+ * set; NULL on no memory or overflow. */
+static void *carve(ios_arena *a, size_t size, int zero)
 {
     if (size > SIZE_MAX - 8)
         return NULL;
@@ -77,7 +77,7 @@ void *ios_arena_alloc(ios_arena *a, size_t size)
     if (need > BLOCK_DEFAULT / 4) {
         /* A block of its own, linked behind the head so the head's free
          * space stays in use for the small requests that follow. */
-        b = block_new(need, 1);
+        b = block_new(need, zero);
         if (!b)
             return NULL;
         b->next = a->head->next;
@@ -94,8 +94,23 @@ void *ios_arena_alloc(ios_arena *a, size_t size)
     }
     void *p = b->data + b->used;
     b->used += need;
-    memset(p, 0, need);
+    if (zero)
+        memset(p, 0, need);
     return p;
+}
+
+/* size bytes, zeroed and 8-aligned, valid until reset/destroy; NULL on no
+ * memory or overflow. A request of 0 bytes returns a valid unique pointer. */
+void *ios_arena_alloc(ios_arena *a, size_t size)
+{
+    return carve(a, size, 1);
+}
+
+/* The same, not zeroed: for arrays the caller fills completely (DXT
+ * segments, megabytes in a traced log, where clearing cost 5% of a dump). */
+void *ios_arena_alloc_filled(ios_arena *a, size_t size)
+{
+    return carve(a, size, 0);
 }
 
 /* A copy of the NUL-terminated s in the arena, or NULL on no memory. */
