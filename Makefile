@@ -4,8 +4,9 @@
 #   make demo       run a kernel with a known bottleneck under the tracer,
 #                   then analyze its log offline
 #   make check      build with ASan+UBSan and run every test
-#   make bench      time reading, dumping and batch analysis (logs per second),
-#                   and the archive database and dashboard on 100,000 logs
+#   make bench      time start-up, dump, batch and MPI batch beside the previous
+#                   release, cost against log size (scripts/bench*.sh), and the
+#                   archive database and dashboard on 100,000 logs
 #   make eval       the evaluation tables of docs/evaluation.md
 #   make fuzz       run a libFuzzer target (FUZZ_TARGET=reader|config|reply|report,
 #                   FUZZ_SECONDS, default 60)
@@ -43,6 +44,7 @@ bench: build
 	trace/bench/overhead.sh $(BUILD)
 	pfs/bench/accuracy.sh $(BUILD)
 	@if [ -x scripts/bench-batch.sh ]; then scripts/bench-batch.sh $(BUILD); fi
+	scripts/bench-scale.sh $(BUILD)
 	scripts/bench-archive.sh $(BUILD)
 
 eval: build

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "archive/internal.h"
-#include "darshan/internal.h"
+#include "internal.h"
+#include "ios_common.h"
 #include "iosage/darshan.h"
 #include "iosage/patterns.h"
 

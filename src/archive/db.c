@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "archive/internal.h"
-#include "darshan/internal.h"
+#include "internal.h"
+#include "ios_common.h"
 
 double ios_archive_now(void)
 {

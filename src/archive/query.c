@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive/internal.h"
-#include "darshan/internal.h"
+#include "internal.h"
+#include "ios_common.h"
 
 #define RANGE "status != 'error' AND (?1 = 0 OR start_time >= ?1) " \
               "AND (?2 = 0 OR start_time < ?2)"

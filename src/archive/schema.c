@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "archive/internal.h"
+#include "internal.h"
 #include "iosage/patterns.h"
 
 const char ios_archive_schema_v1[] =

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "archive/internal.h"
-#include "darshan/internal.h"
+#include "internal.h"
+#include "ios_common.h"
 
 /* Size and mtime (ns) of path; size -1 and mtime 0 when stat fails. */
 static void file_identity(const char *path, int64_t *size, int64_t *mtime_ns)

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch_cli/frontend.h"
-#include "darshan/internal.h"
+#include "frontend.h"
+#include "ios_common.h"
 #include "model/embedded.h"
 
 #define MAX_EMBEDDED_FILES 64

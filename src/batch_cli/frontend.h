@@ -49,6 +49,11 @@ int ios_batch_parse_opts(int argc, char **argv, int mpi,
 /* The --help text of `iosage batch` (mpi = 0) or `iosage-mpi` (mpi = 1). */
 void ios_batch_print_help(FILE *out, int mpi);
 
+/* Give XGBoost one OpenMP thread per process (OMP_NUM_THREADS=1 unless the
+ * user set it). Call before the model is opened: libgomp reads the variable
+ * once, when libxgboost is loaded on first use. */
+void ios_batch_one_openmp_thread(void);
+
 /* --- the output file ------------------------------------------------------ */
 
 /* Where rows go: -o OUT written to a temporary file beside it and renamed

@@ -146,6 +146,7 @@ int main(int argc, char **argv)
     struct ios_batch_opts o;
     int rc = parse(argc, argv, rank, &o);
     if (rc == EXIT_OK) {
+        ios_batch_one_openmp_thread();
         iosage_model *m = open_model(o.model_dir, rank);
         rc = all(m != NULL) ? run(&o, m, rank, n_ranks) : EXIT_BADINPUT;
         iosage_model_free(m);

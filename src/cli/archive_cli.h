@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "darshan/internal.h"
+#include "ios_common.h"
 #include "iosage/archive.h"
 
 struct archive_args {

@@ -84,6 +84,7 @@ int cmd_batch(int argc, char **argv)
         break;
     }
     iosage_model *m = NULL;
+    ios_batch_one_openmp_thread();
     int rc = cli_open_model(o.model_dir, 1, &m);
     if (rc != CLI_OK)
         return rc;

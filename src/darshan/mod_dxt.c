@@ -117,8 +117,9 @@ int ios_dxt_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
         return st;
 
     size_t n = (size_t)wc + (size_t)rc;
+    /* not zeroed: load_segments writes every field of every segment */
     struct iosage_dxt_segment *segs =
-        n ? ios_arena_alloc(arena, n * sizeof *segs) : NULL;
+        n ? ios_arena_alloc_filled(arena, n * sizeof *segs) : NULL;
     if (n && !segs)
         return ios_fail(err, IOSAGE_E_NOMEM, ctx->path, dxt_where(ctx->module),
                         (int64_t)c->pos, "out of memory for %zu DXT segments",

@@ -10,12 +10,24 @@
  *
  * Output grows geometrically and is capped: more than max_out bytes is
  * IOSAGE_E_LIMIT (the cap is checked by allowing one byte more than it).
+ *
+ * zlib regions are first tried with libdeflate, which decodes a whole
+ * stream held in memory two to three times faster than zlib's inflate
+ * (inflating was 78% of the instructions of `iosage dump --all` on the
+ * largest shared log). libdeflate only says "bad data" or "no room", so
+ * a region it cannot decode whole, for whatever reason, is decoded again
+ * by zlib, which tells exactly what is wrong and where, and keeps what came
+ * before the damage. The tracer (trace/), which compiles this file too but
+ * never reads a log, builds without IOSAGE_LIBDEFLATE and so without it.
  */
 #include <bzlib.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef IOSAGE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 
 #include "internal.h"
 
@@ -65,6 +77,72 @@ static iosage_status fail_nomem(const region_ctx *rc, iosage_error *err)
     return ios_fail(err, IOSAGE_E_NOMEM, rc->path, rc->where, (int64_t)rc->off,
                     "out of memory while decompressing the region");
 }
+
+/* --- zlib, fast path ------------------------------------------------------ */
+
+#ifdef IOSAGE_LIBDEFLATE
+
+/* Room for libdeflate: at least twice the current capacity (or a first
+ * guess of 8 times the input), never over the cap. 0 ok, -1 no memory,
+ * 1 the cap is reached. */
+static int fast_grow(outbuf *o, size_t src_len)
+{
+    if (o->cap >= o->limit)
+        return 1;
+    size_t cap = o->cap ? o->cap * 2 : (src_len < 2048 ? 16384 : src_len * 8);
+    if (cap < o->cap || cap > o->limit)
+        cap = o->limit;
+    uint8_t *p = realloc(o->p, cap);
+    if (!p)
+        return -1;
+    o->p = p;
+    o->cap = cap;
+    return 0;
+}
+
+/* Decode every zlib stream of src into o with libdeflate. Returns 0 when
+ * all of src was decoded, 1 when zlib must do it instead (damage,
+ * truncation, the cap; o->len is then 0), -1 when memory ran out. */
+static int inflate_fast(const uint8_t *src, size_t len, outbuf *o)
+{
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    if (!d)
+        return -1;
+    int rc = 0;
+    size_t pos = 0;
+    if (o->cap == 0 && (rc = fast_grow(o, len)) != 0)
+        goto done;
+    while (pos < len) {
+        size_t in_used = 0, out_used = 0;
+        enum libdeflate_result r = libdeflate_zlib_decompress_ex(
+            d, src + pos, len - pos, o->p + o->len, o->cap - o->len,
+            &in_used, &out_used);
+        if (r == LIBDEFLATE_SUCCESS) {
+            pos += in_used; /* the next rank's stream, if any */
+            o->len += out_used;
+        } else if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+            if ((rc = fast_grow(o, len)) != 0) /* then decode it again */
+                break;
+        } else {
+            rc = 1; /* damaged or truncated: zlib will say how */
+            break;
+        }
+    }
+done:
+    libdeflate_free_decompressor(d);
+    if (rc != 0)
+        o->len = 0;
+    return rc;
+}
+#else
+static int inflate_fast(const uint8_t *src, size_t len, outbuf *o)
+{
+    (void)src;
+    (void)len;
+    (void)o;
+    return 1; /* no libdeflate: zlib does it all */
+}
+#endif
 
 /* --- zlib ---------------------------------------------------------------- */
 
@@ -239,7 +317,13 @@ iosage_status ios_region_inflate(const uint8_t *src, size_t len, int comp,
     } else if (len == 0) {
         return IOSAGE_OK;
     } else if (comp == IOSAGE_COMP_ZLIB) {
-        st = inflate_zlib(src, len, &o, truncated, &rc, err);
+        int fast = inflate_fast(src, len, &o);
+        if (fast < 0) {
+            free(o.p);
+            return fail_nomem(&rc, err);
+        }
+        st = fast == 0 ? IOSAGE_OK
+                       : inflate_zlib(src, len, &o, truncated, &rc, err);
     } else if (comp == IOSAGE_COMP_BZIP2) {
         st = inflate_bzip2(src, len, &o, truncated, &rc, err);
     } else {

@@ -186,7 +186,11 @@ struct ios_mounts {
     size_t n;
     const char **point;
     size_t *len;
-    struct mount_cache_slot cache[MOUNT_CACHE];
+    /* MOUNT_CACHE slots, made by the first lookup: a log without records
+     * (and a short dump) does not clear 96 KiB for nothing. NULL when that
+     * allocation failed: every lookup then scans. */
+    struct mount_cache_slot *cache;
+    int cache_tried;
 };
 
 ios_mounts *ios_mounts_create(const struct iosage_job *job)
@@ -216,6 +220,7 @@ void ios_mounts_free(ios_mounts *m)
         return;
     free(m->point);
     free(m->len);
+    free(m->cache);
     free(m);
 }
 
@@ -234,6 +239,12 @@ long ios_mounts_match(ios_mounts *m, uint64_t id, const char *name)
 {
     if (!name)
         return -1;
+    if (!m->cache_tried) {
+        m->cache_tried = 1;
+        m->cache = calloc(MOUNT_CACHE, sizeof *m->cache);
+    }
+    if (!m->cache)
+        return mount_scan(m, name);
     struct mount_cache_slot *s =
         &m->cache[(id ^ (id >> 29) ^ (id >> 47)) % MOUNT_CACHE];
     if (s->used && s->id == id)

@@ -85,7 +85,7 @@ static void transport_outcome(const iosage_llm_client *c,
 {
     char detail[CURL_ERROR_SIZE + 8];
     snprintf(detail, sizeof detail, "%s",
-             r->curl_msg[0] ? r->curl_msg : curl_easy_strerror(r->curl));
+             r->curl_msg[0] ? r->curl_msg : ios_curl()->easy_strerror(r->curl));
     ios_llm_redact(detail, sizeof detail, c->key);
     out->code = IOSAGE_E_IO;
     out->retryable = curl_retryable(r->curl);
@@ -233,12 +233,15 @@ iosage_status iosage_llm_chat(const iosage_llm_client *c, const char *system,
     if (!c || !user)
         return ios_fail(err, IOSAGE_E_USAGE, NULL, "llm", -1,
                         "no client or no user prompt");
+    if (!ios_curl()->loaded)
+        return ios_fail(err, IOSAGE_E_INTERNAL, NULL, "llm", -1,
+                        "cannot load libcurl: %s", ios_curl_error());
     if (ios_llm_curl_init() != 0)
         return ios_fail(err, IOSAGE_E_INTERNAL, NULL, "llm", -1,
                         "libcurl could not be initialised");
     char *body = ios_llm_body(c, system, user);
     struct curl_slist *headers = ios_llm_headers(c);
-    CURL *easy = curl_easy_init();
+    CURL *easy = ios_curl()->easy_init();
     iosage_status st;
     if (!body || !headers || !easy)
         st = ios_fail(err, IOSAGE_E_NOMEM, NULL, "llm", -1,
@@ -246,7 +249,7 @@ iosage_status iosage_llm_chat(const iosage_llm_client *c, const char *system,
     else
         st = attempts(c, easy, headers, body, res, err);
     if (easy)
-        curl_easy_cleanup(easy);
+        ios_curl()->easy_cleanup(easy);
     ios_llm_headers_free(headers);
     free(body);
     return st;

@@ -21,7 +21,8 @@ static CURLcode curl_init_rc = CURLE_FAILED_INIT;
 
 static void curl_init_once(void)
 {
-    curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (ios_curl()->loaded)
+        curl_init_rc = ios_curl()->global_init(CURL_GLOBAL_DEFAULT);
 }
 
 int ios_llm_curl_init(void)
@@ -68,36 +69,37 @@ void ios_llm_post(CURL *easy, const iosage_llm_client *c,
                   struct curl_slist *headers, const char *body,
                   double timeout_s, struct ios_llm_response *resp)
 {
+    const struct ios_curl_api *api = ios_curl();
     memset(resp, 0, sizeof *resp);
     resp->body.limit = c->opt.max_reply_bytes;
     double connect_s = c->opt.connect_timeout_s < timeout_s
                            ? c->opt.connect_timeout_s : timeout_s;
-    curl_easy_setopt(easy, CURLOPT_URL, c->url);
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, to_ms(timeout_s));
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, to_ms(connect_s));
-    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    api->easy_setopt(easy, CURLOPT_URL, c->url);
+    api->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+    api->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    api->easy_setopt(easy, CURLOPT_TIMEOUT_MS, to_ms(timeout_s));
+    api->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, to_ms(connect_s));
+    api->easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
     char agent[64]; /* libcurl keeps a copy */
     snprintf(agent, sizeof agent, "iosage/%s", iosage_version());
-    curl_easy_setopt(easy, CURLOPT_USERAGENT, agent);
-    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(easy, CURLOPT_POST, 1L);
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
-    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &resp->body);
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, resp->curl_msg);
-    resp->curl = curl_easy_perform(easy);
-    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &resp->status);
+    api->easy_setopt(easy, CURLOPT_USERAGENT, agent);
+    api->easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+    api->easy_setopt(easy, CURLOPT_POST, 1L);
+    api->easy_setopt(easy, CURLOPT_POSTFIELDS, body);
+    api->easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+    api->easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    api->easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
+    api->easy_setopt(easy, CURLOPT_WRITEDATA, &resp->body);
+    api->easy_setopt(easy, CURLOPT_ERRORBUFFER, resp->curl_msg);
+    resp->curl = api->easy_perform(easy);
+    api->easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &resp->status);
     curl_off_t retry_after = 0;
-    if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK &&
+    if (api->easy_getinfo(easy, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK &&
         retry_after > 0)
         resp->retry_after_s = (double)retry_after;
     /* the buffer belongs to resp: do not let the handle keep pointing at it */
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, NULL);
+    api->easy_setopt(easy, CURLOPT_ERRORBUFFER, NULL);
 }
 
 void ios_llm_response_free(struct ios_llm_response *resp)

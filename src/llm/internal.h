@@ -2,6 +2,7 @@
  * src/llm/internal.h - what the files of the LLM transport share.
  *
  * Files, in the order a reader follows a call:
+ *   curl_api.c  libcurl, loaded with dlopen on first use
  *   provider.c  the provider table, spec parsing, base URL and key from the
  *               environment, options (defaults and environment)
  *   request.c   the JSON body and the HTTP headers of each wire format
@@ -64,6 +65,33 @@ struct iosage_llm_client {
     char *key;        /* NULL when none; wiped on free */
     iosage_llm_options opt;
 };
+
+/* --- curl_api.c ----------------------------------------------------------- */
+
+/* The libcurl functions used here, loaded with dlopen on first use
+ * (curl_api.c): ios_curl()->easy_init() instead of curl_easy_init().
+ * Never NULL; when loaded is 0 the function pointers are not to be called
+ * and ios_curl_error() says why ("libcurl.so.4: cannot open shared
+ * object file ..."). */
+struct ios_curl_api {
+    int loaded;
+    __typeof__(&curl_global_init) global_init;
+    __typeof__(&curl_easy_init) easy_init;
+    __typeof__(&curl_easy_setopt) easy_setopt;
+    __typeof__(&curl_easy_perform) easy_perform;
+    __typeof__(&curl_easy_getinfo) easy_getinfo;
+    __typeof__(&curl_easy_cleanup) easy_cleanup;
+    __typeof__(&curl_easy_strerror) easy_strerror;
+    __typeof__(&curl_slist_append) slist_append;
+    __typeof__(&curl_slist_free_all) slist_free_all;
+    __typeof__(&curl_url) url;
+    __typeof__(&curl_url_set) url_set;
+    __typeof__(&curl_url_get) url_get;
+    __typeof__(&curl_url_cleanup) url_cleanup;
+    __typeof__(&curl_free) free;
+};
+const struct ios_curl_api *ios_curl(void);
+const char *ios_curl_error(void);
 
 /* --- request.c ------------------------------------------------------------ */
 

@@ -221,6 +221,9 @@ static const char *key_source(const struct ios_llm_provider *p)
 static iosage_status resolve(iosage_llm_client *c, iosage_error *err)
 {
     const struct ios_llm_provider *p = c->prov;
+    if (!ios_curl()->loaded) /* the URL parser is libcurl's */
+        return ios_fail(err, IOSAGE_E_INTERNAL, NULL, "llm", -1,
+                        "cannot load libcurl: %s", ios_curl_error());
     char *base = base_url(p);
     if (!base)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "llm", -1, "out of memory");

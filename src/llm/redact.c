@@ -27,15 +27,18 @@
 
 char *ios_llm_endpoint_of(const char *url)
 {
-    CURLU *u = curl_url();
+    const struct ios_curl_api *api = ios_curl();
+    if (!api->loaded)
+        return NULL;
+    CURLU *u = api->url();
     char *scheme = NULL, *host = NULL, *port = NULL, *out = NULL;
-    if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-        curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-        curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+    if (!u || api->url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+        api->url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+        api->url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
         goto done;
     if (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)
         goto done;
-    if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
+    if (api->url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
         port = NULL;
     size_t n = strlen(scheme) + strlen(host) + (port ? strlen(port) : 0) + 8;
     out = malloc(n);
@@ -43,10 +46,10 @@ char *ios_llm_endpoint_of(const char *url)
         snprintf(out, n, "%s://%s%s%s", scheme, host, port ? ":" : "",
                  port ? port : "");
 done:
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(port);
-    curl_url_cleanup(u);
+    api->free(scheme);
+    api->free(host);
+    api->free(port);
+    api->url_cleanup(u);
     return out;
 }
 

@@ -185,7 +185,7 @@ static struct curl_slist *add_header(struct curl_slist *h, const char *name,
     struct curl_slist *next = NULL;
     if (line) {
         snprintf(line, n, "%s: %s", name, value);
-        next = curl_slist_append(h, line);
+        next = ios_curl()->slist_append(h, line);
         explicit_bzero(line, n);
         free(line);
     }
@@ -196,8 +196,9 @@ static struct curl_slist *add_header(struct curl_slist *h, const char *name,
 
 struct curl_slist *ios_llm_headers(const iosage_llm_client *c)
 {
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-    struct curl_slist *next = h ? curl_slist_append(h, "Expect:") : NULL;
+    const struct ios_curl_api *api = ios_curl();
+    struct curl_slist *h = api->slist_append(NULL, "Content-Type: application/json");
+    struct curl_slist *next = h ? api->slist_append(h, "Expect:") : NULL;
     if (!next) {
         ios_llm_headers_free(h);
         return NULL;
@@ -224,8 +225,10 @@ struct curl_slist *ios_llm_headers(const iosage_llm_client *c)
 
 void ios_llm_headers_free(struct curl_slist *h)
 {
+    if (!h)
+        return;
     for (struct curl_slist *p = h; p; p = p->next)
         if (p->data)
             explicit_bzero(p->data, strlen(p->data));
-    curl_slist_free_all(h);
+    ios_curl()->slist_free_all(h);
 }

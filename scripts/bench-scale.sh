@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# make bench, part 4: cost against log size (issue 12). Logs of 10^2 .. 10^6
+# POSIX records are written once with the project's writer
+# (tests/perf/bench_make_log, kept in BUILD/bench-scale/) and read by
+#   - `iosage batch -j 1` (read + features + detection) on a directory of
+#     k links to the log (k = 10^5 / records, 1 to 1000): CPU ms per log
+#     from GNU time minus a run on a missing file (start-up and model load),
+#     the stage split of --profile, and peak RSS;
+#   - `iosage dump --all` up to 10^5 records (10^6 would print 8 GB): CPU
+#     ms per process including start-up, and peak RSS.
+# Best of ROUNDS (default 3; 1 for 10^6). Linear cost means a flat
+# "us/record" column.
+#
+#   scripts/bench-scale.sh BUILD_DIR
+#
+# Environment: SCALE_MAX (default 1000000) is the largest record count.
+set -euo pipefail
+build=${1:-build}
+rounds=${ROUNDS:-3}
+max=${SCALE_MAX:-1000000}
+iosage=$build/iosage
+maker=$build/tests/bench_make_log
+if [ ! -x "$maker" ] || ! /usr/bin/time -f %M true >/dev/null 2>&1; then
+  echo "scale: $maker or GNU time missing; skipped"
+  exit 0
+fi
+cache=$build/bench-scale
+mkdir -p "$cache"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# gnu CMD...: "cpu_seconds peak_kib" of one run (exit status ignored)
+gnu() {
+  { /usr/bin/time -f 'gnu %U %S %M' "$@" >/dev/null 2>"$tmp/gnu" </dev/null || true; }
+  awk '/^gnu/ { printf "%.4f %d\n", $2 + $3, $4 }' "$tmp/gnu"
+}
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
+
+read -r base _ < <(gnu "$iosage" batch -q -j 1 -o "$tmp/o.jsonl" "$tmp/missing.darshan")
+echo "scale: POSIX records per log, 1 process, best of $rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  (batch CPU is net of start-up and model load, $base s; region = decompressed POSIX region)"
+printf '  %9s %10s %10s | %10s %9s %8s %8s %8s %9s | %10s %9s %9s\n' records log_MiB region_MiB \
+  batch_ms us/record decode features predict peak_MiB dump_ms us/record peak_MiB
+for n in 100 1000 10000 100000 1000000; do
+  [ "$n" -le "$max" ] || break
+  log=$cache/n$n.darshan
+  [ -s "$log" ] || "$maker" "$n" "$log"
+  r=$rounds
+  [ "$n" -ge 1000000 ] && r=1
+  # batch: a directory holding k links to this log (enough logs for GNU
+  # time's 10 ms resolution), CPU per log = (CPU - start-up) / k
+  k=$((100000 / n))
+  [ "$k" -lt 1 ] && k=1
+  [ "$k" -gt 1000 ] && k=1000
+  rm -rf "$tmp/d" && mkdir "$tmp/d"
+  abs=$(cd "$(dirname "$log")" && pwd)/$(basename "$log")
+  for ((i = 0; i < k; i++)); do ln -s "$abs" "$tmp/d/c$i.darshan"; done
+  best= peak=0
+  for ((i = 0; i < r; i++)); do
+    read -r cpu kib < <(gnu "$iosage" batch -q -j 1 -o "$tmp/o.jsonl" "$tmp/d")
+    best=$(min "$cpu" "$best")
+    [ "$kib" -gt "$peak" ] && peak=$kib
+  done
+  "$iosage" batch -q --profile -j 1 -o "$tmp/o.jsonl" "$tmp/d" 2>"$tmp/prof" || true
+  split=$(sed -n 's/^profile: per log (ms, summed over workers): read \([0-9.]*\), decode (decompress + records) \([0-9.]*\), features \([0-9.]*\), predict \([0-9.]*\)$/\2 \3 \4/p' "$tmp/prof")
+  read -r dec feat pred <<<"${split:-- - -}"
+  # dump --all, up to 10^5 records: CPU per process from wait4 (the
+  # timer of scripts/bench.sh, microsecond resolution), peak from GNU time
+  dbest=- dpeak=0
+  if [ "$n" -le 100000 ]; then
+    echo "$log" >"$tmp/in"
+    dbest=$(/usr/bin/python3 "$(dirname "$0")/bench_time.py" --rounds "$r" \
+              --repeat "$(( n <= 1000 ? 10 : 1 ))" --inputs "$tmp/in" "d=$iosage dump --all" |
+            awk -v rep="$(( n <= 1000 ? 10 : 1 ))" '{ printf "%.6f", $3 / rep }')
+    read -r _ dpeak < <(TZ=UTC gnu "$iosage" dump --all "$log")
+  fi
+  awk -v n="$n" -v size="$(stat -c %s "$log")" -v b="$best" -v base="$base" -v pk="$peak" -v k="$k" \
+      -v dec="$dec" -v feat="$feat" -v pred="$pred" -v d="$dbest" -v dpk="$dpeak" 'BEGIN {
+    net = (b - base) / k; if (net < 0) net = 0
+    dump = (d == "-") ? "-" : sprintf("%.2f", d * 1000)
+    dus = (d == "-") ? "-" : sprintf("%.2f", d * 1e6 / n)
+    dmb = (d == "-") ? "-" : sprintf("%.1f", dpk / 1024)
+    printf "  %9d %10.2f %10.2f | %10.3f %9.2f %8s %8s %8s %9.1f | %10s %9s %9s\n",
+      n, size / 1048576, n * 704 / 1048576, net * 1000, net * 1e6 / n, dec, feat, pred,
+      pk / 1024, dump, dus, dmb }'
+done
+echo "  (decode/features/predict: ms of wall time per stage from --profile; dump_ms: CPU per process, start-up included)"
