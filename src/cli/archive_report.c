@@ -2,10 +2,7 @@
  * src/cli/archive_report.c - the report page of one archived job: the same
  * steps and the same HTML view as `iosage analyze LOG --format html`
  * (offline advice, no config files, no LLM), with the model bundle and the
- * cards loaded once for all pages.
- *
- * When the per-log pipeline becomes one library call (issue 11), this file
- * shrinks to that call.
+ * cards loaded once for all pages: one iosage_analyze call a page.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +12,8 @@
 #include "cli/archive_cli.h"
 #include "cli/cli.h"
 #include "iosage/advise.h"
+#include "iosage/analyze.h"
 #include "iosage/darshan.h"
-#include "iosage/features.h"
 #include "iosage/model.h"
 #include "iosage/report.h"
 
@@ -67,29 +64,18 @@ void archive_reporter_free(archive_reporter *r)
     free(r);
 }
 
-/* The report document of the log at path, or NULL with err. */
+/* The report document of the log at path (the caller decrefs), or NULL
+ * with err: iosage_analyze with the bundle and cards loaded once. */
 static json_t *build(archive_reporter *r, const char *path, iosage_error *err)
 {
-    iosage_log *log = NULL;
-    iosage_file_table *t = NULL;
-    float x[IOSAGE_NUM_FEATURES];
-    struct iosage_detection det;
-    json_t *doc = NULL;
-    iosage_status st = iosage_log_load(path, IOSAGE_READ_NO_TRACES, &log, err);
-    if (st == IOSAGE_OK)
-        st = iosage_file_table_build(log, &t, err);
-    if (st == IOSAGE_OK)
-        st = iosage_features_from_table(log, t, x, err);
-    if (st == IOSAGE_OK)
-        st = iosage_model_detect(r->model, x, 1, &det, err);
-    if (st == IOSAGE_OK) {
-        struct iosage_advise_input in = {
-            .path = path, .log = log, .table = t, .features = x,
-            .model = r->model, .det = &det, .cards = r->cards};
-        doc = iosage_report_build(&in, err);
-    }
-    iosage_file_table_free(t);
-    iosage_log_free(log);
+    struct iosage_analyze_options o = {.model = r->model,
+                                       .read_flags = IOSAGE_READ_NO_TRACES,
+                                       .cards = r->cards};
+    iosage_analysis *a = NULL;
+    if (iosage_analyze(path, &o, &a, err) != IOSAGE_OK)
+        return NULL;
+    json_t *doc = json_incref(a->doc);
+    iosage_analysis_free(a);
     return doc;
 }
 

@@ -47,6 +47,11 @@ for f in "$site"/*.html "$site"/jobs/*.html; do
 done
 [ "$(ls "$site"/jobs/*.html | wc -l)" -eq 5 ] || bad "report pages: $(ls "$site"/jobs | wc -l), want 5"
 report=$(ls "$site"/jobs/*.html | head -1)
+# a job's page is what `iosage analyze LOG --format html` writes for its log
+id=$(basename "$report" .html)
+logpath=$(sqlite3 "$tmp/a.sqlite" "SELECT path FROM logs WHERE id = $id")
+"$iosage" analyze "$logpath" --format html -o "$tmp/analyze.html" 2>/dev/null
+cmp -s "$report" "$tmp/analyze.html" || bad "jobs/$id.html differs from analyze --format html of $logpath"
 grep -lE '(src|href)="(https?:)?//|url\(' "$site"/*.html && bad "a page names an external resource"
 
 # the table page with a test script appended: sort, filter, write a result
