@@ -20,7 +20,8 @@ struct archive_args {
     int limit_set;           /* --limit given */
     const char *out;         /* site: -o DIR */
     const char *model_dir;   /* site: --model DIR */
-    long reports;            /* site: report pages (--reports) */
+    long reports;            /* site: report pages (--reports), -1: all */
+    long jobs;               /* site: report workers (-j) */
     long table_rows;         /* site: job table rows (--table) */
 };
 
@@ -70,5 +71,22 @@ char *archive_report_html(archive_reporter *r, const char *path, size_t *len,
                           char *why, size_t why_size);
 
 void archive_reporter_free(archive_reporter *r);
+
+/* Make the report pages of the first a->reports rows of jobs (all when
+ * negative) in jobs_dir, keeping the pages of an earlier run whose log and
+ * bundle did not change; sets has_report[i] for each row with a page.
+ * Returns the number of pages, or -1 (printed) when one could not be
+ * written. */
+long archive_write_reports(const struct archive_args *a,
+                           const iosage_archive_table *jobs, char *has_report,
+                           const char *jobs_dir);
+
+/* Write t to dir/name (0600) through a temporary file and a rename;
+ * 0, or -1 (printed). */
+int site_write_page(const char *dir, const char *name, const ios_text *t);
+
+/* Cell (r, name) of t, or NULL. */
+const char *site_cell(const iosage_archive_table *t, size_t r,
+                      const char *name);
 
 #endif

@@ -7,8 +7,9 @@
  *                       top users, largest single jobs
  *   DIR/jobs.html       every job (up to --table rows, largest I/O first) in
  *                       a table a small inline script sorts and filters
- *   DIR/jobs/ID.html    the HTML report (src/report) of the --reports
- *                       largest jobs; ID is the archive's row id
+ *   DIR/jobs/ID.html    the HTML report (src/report) of every job in the
+ *                       table (or the first --reports); ID is the archive's
+ *                       row id; made by archive_pages.c
  *
  * Every page carries a Content-Security-Policy that allows no request at
  * all (inline style and script only), and every string that comes from a
@@ -93,7 +94,7 @@ static const char table_script[] =
 /* --- files ---------------------------------------------------------------- */
 
 /* Write t to dir/name (0600) through a temporary file and a rename. */
-static int write_page(const char *dir, const char *name, const ios_text *t)
+int site_write_page(const char *dir, const char *name, const ios_text *t)
 {
     char path[4200], tmp[4300];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -161,8 +162,8 @@ static int col(const iosage_archive_table *t, const char *name)
 }
 
 /* Cell (r, name) of t, or NULL. */
-static const char *cell(const iosage_archive_table *t, size_t r,
-                        const char *name)
+const char *site_cell(const iosage_archive_table *t, size_t r,
+                      const char *name)
 {
     int c = col(t, name);
     return c < 0 || r >= t->nrow ? NULL : t->cells[r * (size_t)t->ncol + (size_t)c];
@@ -199,45 +200,6 @@ static iosage_status load_data(iosage_archive *db, const struct archive_args *a,
         st = ios_fail(err, IOSAGE_E_NOMEM, NULL, "archive", -1,
                       "out of memory");
     return st;
-}
-
-/* --- report pages --------------------------------------------------------- */
-
-/* jobs/ID.html for the first a->reports rows of the job table. Returns
- * the number of pages, or -1 when a page could not be written. */
-static long write_reports(const struct archive_args *a, struct site_data *d,
-                          const char *jobs_dir)
-{
-    size_t n = d->jobs.nrow < (size_t)a->reports ? d->jobs.nrow
-                                                 : (size_t)a->reports;
-    if (n == 0)
-        return 0;
-    archive_reporter *r = archive_reporter_open(a->model_dir);
-    if (!r)
-        return -1;
-    long pages = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *path = cell(&d->jobs, i, "path");
-        char why[800], name[64];
-        size_t len = 0;
-        char *html = archive_report_html(r, path, &len, why, sizeof why);
-        if (!html) { /* the log moved or changed: the table says so */
-            fprintf(stderr, "iosage: archive: no report for %s\n", why);
-            continue;
-        }
-        ios_text t = {.p = html, .len = len, .cap = len};
-        snprintf(name, sizeof name, "%s.html", cell(&d->jobs, i, "id"));
-        int rc = write_page(jobs_dir, name, &t);
-        free(html);
-        if (rc != 0) {
-            archive_reporter_free(r);
-            return -1;
-        }
-        d->has_report[i] = 1;
-        pages++;
-    }
-    archive_reporter_free(r);
-    return pages;
 }
 
 /* --- pages ---------------------------------------------------------------- */
@@ -284,7 +246,7 @@ static void simple_table(ios_text *o, const iosage_archive_table *t,
         page_put(o, "<tr>");
         for (int k = 0; cols[k]; k++) {
             int c = col(t, cols[k]);
-            td(o, cell(t, r, cols[k]), c >= 0 && t->numeric[c]);
+            td(o, site_cell(t, r, cols[k]), c >= 0 && t->numeric[c]);
         }
         page_put(o, "</tr>");
     }
@@ -311,10 +273,10 @@ static void overview_kpis(ios_text *o, const struct site_data *d)
 {
     double jobs = 0, io = 0, stake = 0, flagged = 0;
     for (size_t r = 0; r < d->weeks.nrow; r++) {
-        jobs += num(cell(&d->weeks, r, "jobs"));
-        io += num(cell(&d->weeks, r, "io_hours"));
-        stake += num(cell(&d->weeks, r, "hours_at_stake"));
-        flagged += num(cell(&d->weeks, r, "flagged_jobs"));
+        jobs += num(site_cell(&d->weeks, r, "jobs"));
+        io += num(site_cell(&d->weeks, r, "io_hours"));
+        stake += num(site_cell(&d->weeks, r, "hours_at_stake"));
+        flagged += num(site_cell(&d->weeks, r, "flagged_jobs"));
     }
     char v[4][64];
     snprintf(v[0], sizeof v[0], "%.0f", jobs);
@@ -336,9 +298,9 @@ static void chart_hours(ios_text *o, const struct site_data *d,
 {
     size_t n = d->weeks.nrow;
     for (size_t r = 0; r < n; r++) {
-        labels[r] = cell(&d->weeks, r, "week");
-        v[r] = num(cell(&d->weeks, r, "io_hours"));
-        v[n + r] = num(cell(&d->weeks, r, "hours_at_stake"));
+        labels[r] = site_cell(&d->weeks, r, "week");
+        v[r] = num(site_cell(&d->weeks, r, "io_hours"));
+        v[n + r] = num(site_cell(&d->weeks, r, "hours_at_stake"));
     }
     struct svg_series s[2] = {{"hours in I/O", colors[0], v},
                               {"hours at stake", colors[1], v + n}};
@@ -355,11 +317,11 @@ static void chart_patterns(ios_text *o, const struct site_data *d,
     struct svg_series s[IOSAGE_MAX_PATTERNS];
     memset(v, 0, sizeof *v * n * (size_t)np);
     for (size_t r = 0; r < d->patterns.nrow; r++) {
-        const char *week = cell(&d->patterns, r, "week");
-        int k = iosage_pattern_index(cell(&d->patterns, r, "pattern"));
+        const char *week = site_cell(&d->patterns, r, "week");
+        int k = iosage_pattern_index(site_cell(&d->patterns, r, "pattern"));
         for (size_t w = 0; k >= 0 && week && w < n; w++)
             if (labels[w] && strcmp(labels[w], week) == 0)
-                v[(size_t)k * n + w] = num(cell(&d->patterns, r, "jobs"));
+                v[(size_t)k * n + w] = num(site_cell(&d->patterns, r, "jobs"));
     }
     for (int k = 0; k < np; k++)
         s[k] = (struct svg_series){iosage_pattern_get(k)->id,
@@ -380,11 +342,11 @@ static void largest_jobs(ios_text *o, const struct site_data *d)
     for (size_t r = 0; r < d->jobs.nrow && r < TOP_ROWS; r++) {
         page_put(o, "<tr>");
         for (int k = 0; cols[k]; k++)
-            td(o, cell(&d->jobs, r, cols[k]),
+            td(o, site_cell(&d->jobs, r, cols[k]),
                d->jobs.numeric[col(&d->jobs, cols[k])]);
         if (d->has_report[r])
             ios_text_printf(o, "<td><a href=\"jobs/%s.html\">report</a></td>",
-                            cell(&d->jobs, r, "id"));
+                            site_cell(&d->jobs, r, "id"));
         else
             page_put(o, "<td>-</td>");
         page_put(o, "</tr>");
@@ -395,14 +357,14 @@ static void largest_jobs(ios_text *o, const struct site_data *d)
 static int write_overview(const char *dir, const struct site_data *d)
 {
     ios_text o = {0};
-    const char *first = cell(&d->info, 0, "first_job");
-    const char *last = cell(&d->info, 0, "last_job");
+    const char *first = site_cell(&d->info, 0, "first_job");
+    const char *last = site_cell(&d->info, 0, "last_job");
     page_start(&o, "I/O archive: overview", "");
     page_put(&o, "<h1>I/O of the archived jobs</h1><p class=\"sub\">");
     ios_text_printf(&o, "%s logs (%s unreadable), %s applications, %s users; "
-                    "jobs from ", cell(&d->info, 0, "logs"),
-                    cell(&d->info, 0, "errors") ? cell(&d->info, 0, "errors") : "0",
-                    cell(&d->info, 0, "apps"), cell(&d->info, 0, "users"));
+                    "jobs from ", site_cell(&d->info, 0, "logs"),
+                    site_cell(&d->info, 0, "errors") ? site_cell(&d->info, 0, "errors") : "0",
+                    site_cell(&d->info, 0, "apps"), site_cell(&d->info, 0, "users"));
     html_put(&o, first ? first : "-");
     page_put(&o, " to ");
     html_put(&o, last ? last : "-");
@@ -440,7 +402,7 @@ static int write_overview(const char *dir, const struct site_data *d)
     page_put(&o, "<p class=\"sub\"><a href=\"jobs.html\">All jobs</a>: "
                  "sortable and filterable.</p>");
     page_end(&o);
-    int rc = write_page(dir, "index.html", &o);
+    int rc = site_write_page(dir, "index.html", &o);
     ios_text_free(&o);
     return rc;
 }
@@ -458,17 +420,17 @@ static const struct {
 
 static void job_row(ios_text *o, const struct site_data *d, size_t r)
 {
-    const char *pats = cell(&d->jobs, r, "patterns");
+    const char *pats = site_cell(&d->jobs, r, "patterns");
     page_put(o, r < TABLE_PAGE ? "<tr data-p=\"" : "<tr hidden data-p=\"");
     html_put(o, pats ? pats : "healthy");
     page_put(o, "\">");
     for (size_t k = 0; k < N_TABLE_COLS; k++) {
-        const char *s = cell(&d->jobs, r, table_cols[k].name);
+        const char *s = site_cell(&d->jobs, r, table_cols[k].name);
         if (strcmp(table_cols[k].name, "path") == 0) {
             page_put(o, "<td class=\"path\">");
             if (d->has_report[r])
                 ios_text_printf(o, "<a href=\"jobs/%s.html\">",
-                                cell(&d->jobs, r, "id"));
+                                site_cell(&d->jobs, r, "id"));
             html_put(o, s ? s : "-");
             page_put(o, d->has_report[r] ? "</a></td>" : "</td>");
         } else {
@@ -504,7 +466,7 @@ static int write_jobs(const char *dir, const struct site_data *d)
         job_row(&o, d, r);
     ios_text_printf(&o, "</tbody></table><script>%s</script>", table_script);
     page_end(&o);
-    int rc = write_page(dir, "jobs.html", &o);
+    int rc = site_write_page(dir, "jobs.html", &o);
     ios_text_free(&o);
     return rc;
 }
@@ -534,7 +496,7 @@ int archive_site(const struct archive_args *a)
     int rc = CLI_INTERNAL;
     long pages = -1;
     if (make_dir(a->out) == 0 && make_dir(jobs_dir) == 0)
-        pages = write_reports(a, &d, jobs_dir);
+        pages = archive_write_reports(a, &d.jobs, d.has_report, jobs_dir);
     if (pages >= 0 && write_overview(a->out, &d) == 0 &&
         write_jobs(a->out, &d) == 0) {
         rc = CLI_OK;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/archive_cli.h"
 #include "cli/cli.h"
@@ -49,7 +50,9 @@ static void archive_help(void)
           "  --limit N      at most N rows (default 20 for apps, users, jobs;\n"
           "                 none for the others)\n"
           "  -o DIR         site: the output directory (created 0700)\n"
-          "  --reports N    site: report pages for the N largest jobs (50)\n"
+          "  --reports N    site: report pages for the first N jobs of the table\n"
+          "                 (default: all; pages of unchanged logs are kept)\n"
+          "  -j, --jobs N   site: processes making report pages (default: CPUs)\n"
           "  --table N      site: rows in the job table (5000)\n"
           "  --model DIR    site: the model bundle of the report pages\n"
           "  -h, --help     show this help\n"
@@ -104,6 +107,8 @@ static int take_value(struct archive_args *a, const char *opt,
         a->out = val;
     } else if (strcmp(opt, "--model") == 0) {
         a->model_dir = val;
+    } else if (strcmp(opt, "--reports") == 0 && strcmp(val, "all") == 0) {
+        a->reports = -1;
     } else {
         char *end;
         long n = strtol(val, &end, 10);
@@ -115,6 +120,11 @@ static int take_value(struct archive_args *a, const char *opt,
             a->limit_set = 1;
         } else if (strcmp(opt, "--reports") == 0) {
             a->reports = n;
+        } else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
+            if (n < 1 || n > 1024)
+                return cli_usage_error("archive", "archive: %s takes 1 to "
+                                       "1024, got '%s'", opt, val);
+            a->jobs = n;
         } else {
             a->table_rows = n;
         }
@@ -127,7 +137,7 @@ static int is_value_option(const char *s)
     static const char *const names[] = {"--format", "--since", "--until",
                                         "--by", "-o", "--output", "--model",
                                         "--limit", "--reports", "--table",
-                                        NULL};
+                                        "-j", "--jobs", NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(s, names[i]) == 0)
             return 1;
@@ -139,7 +149,9 @@ static int parse_args(int argc, char **argv, struct archive_args *a)
 {
     memset(a, 0, sizeof *a);
     a->format = 't';
-    a->reports = 50;
+    a->reports = -1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a->jobs = cpus > 0 ? cpus : 1;
     a->table_rows = 5000;
     a->query = argv[1];
     for (int i = 2; i < argc; i++) {

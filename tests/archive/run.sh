@@ -15,6 +15,9 @@
 #     sees rows while the batch writes, and the next run completes;
 #   - every query against sums computed here from the CSV rows, in text,
 #     csv and json; `archive sql` runs as printed in sqlite3;
+#   - the site has a report page for every job of its table, the same with
+#     -j 1 and -j 2; a second run keeps them; a changed log's page is made
+#     again, a log that is gone loses its link;
 #   - iosage-mpi --db (when MPI is built) stores the same rows.
 set -u
 iosage=$1
@@ -264,6 +267,33 @@ eq "bad --format" "$?" 2
 eq "bad --since" "$?" 2
 "$iosage" archive nosuch "$qdb" >/dev/null 2>&1
 eq "unknown query" "$?" 2
+
+# --- 6b. site: a report page for every job of the table, kept when unchanged -
+site=$tmp/site
+"$iosage" archive site "$qdb" -o "$site" -j 2 2>"$tmp/site1.err" || bad "site: exit $? $(cat "$tmp/site1.err")"
+rows=$(grep -c '^<tr' "$site/jobs.html")
+links=$(grep -c '^<tr.*<a href="jobs/[0-9]*\.html">' "$site/jobs.html")
+eq "site: table rows = jobs" "$rows" "$(q "$qdb" "SELECT count(*) FROM logs WHERE status != 'error'")"
+eq "site: every listed job links its report" "$links" "$rows"
+eq "site: report pages" "$(ls "$site"/jobs/*.html | wc -l)" "$rows"
+grep -q "^iosage: archive: $rows report pages made, 0 kept" "$tmp/site1.err" || bad "site first run: $(cat "$tmp/site1.err")"
+# one worker writes the same pages as two
+"$iosage" archive site "$qdb" -o "$tmp/site-j1" -j 1 2>/dev/null || bad "site -j 1"
+diff -r -x pages.tsv "$site/jobs" "$tmp/site-j1/jobs" >/dev/null || bad "site: -j 1 and -j 2 pages differ"
+# a second run makes no page; a changed log gets its page again, a gone log none
+"$iosage" archive site "$qdb" -o "$site" 2>"$tmp/site2.err" || bad "site second run"
+grep -q "^iosage: archive: 0 report pages made, $rows kept" "$tmp/site2.err" || bad "site second run: $(cat "$tmp/site2.err")"
+changed=$(q "$qdb" "SELECT path FROM logs WHERE status = 'ok' ORDER BY io_time DESC LIMIT 1")
+gone=$(q "$qdb" "SELECT path FROM logs WHERE status = 'ok' ORDER BY io_time DESC LIMIT 1 OFFSET 1")
+gone_id=$(q "$qdb" "SELECT id FROM logs WHERE path = '$gone'")
+touch -d '2026-01-02 03:04:05' "$changed"
+mv "$gone" "$gone.away"
+"$iosage" archive site "$qdb" -o "$site" 2>"$tmp/site3.err" || bad "site third run"
+grep -q "^iosage: archive: 1 report pages made, $((rows - 2)) kept" "$tmp/site3.err" || bad "site third run: $(cat "$tmp/site3.err")"
+grep -q "no report for .*: the log is gone" "$tmp/site3.err" || bad "site: gone log not reported"
+grep -q "<a href=\"jobs/$gone_id.html\">" "$site/jobs.html" && bad "site: a gone log still links a page"
+mv "$gone.away" "$gone"
+eq "site: modes" "$(stat -c %a "$site" "$site/jobs" "$site/jobs/pages.tsv" | tr '\n' ' ')" "700 700 600 "
 
 # --- 7. iosage-mpi writes through rank 0 --------------------------------------
 if [ "$mpi" != "-" ] && command -v mpirun >/dev/null; then
