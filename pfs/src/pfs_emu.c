@@ -11,6 +11,8 @@
  *   IOSAGE_PFS_SLEEP_US  sleep when the time debt passes this (default 100)
  *   IOSAGE_PFS_TMPDIR    when set, TMPDIR is set to the mount before the
  *                        program starts (programs that write under $TMPDIR)
+ *   IOSAGE_PFS_VCLOCK    0: do not keep the per-process lateness a tracer
+ *                        subtracts from its clock (pfs_query.c; default on)
  *   IOSAGE_PFS_DILATION  D >= 1: the model runs D times slower than the
  *                        clock (every cost x D), for when this machine
  *                        cannot move data as fast as the modelled file
