@@ -11,6 +11,8 @@
  *   IOSAGE_PFS_SLEEP_US  sleep when the time debt passes this (default 100)
  *   IOSAGE_PFS_TMPDIR    when set, TMPDIR is set to the mount before the
  *                        program starts (programs that write under $TMPDIR)
+ *   IOSAGE_PFS_VCLOCK    0: do not keep the per-process lateness a tracer
+ *                        subtracts from its clock (pfs_query.c; default on)
  *   IOSAGE_PFS_DILATION  D >= 1: the model runs D times slower than the
  *                        clock (every cost x D), for when this machine
  *                        cannot move data as fast as the modelled file
@@ -83,6 +85,11 @@ static double g_dilation = 1.0;
 static struct pfs_client g_client;
 static struct pfs_file *g_files[MAX_FD];
 static pthread_mutex_t g_fd_mu = PTHREAD_MUTEX_INITIALIZER;
+/* How much longer than the model this process's emulated calls lasted, in
+ * nanoseconds (negative while it owes sleep): what the virtual clock the
+ * tracer reads leaves out. Kept only when g_vclock is set. */
+static _Atomic int64_t g_late_ns;
+static int g_vclock = 1;                 /* IOSAGE_PFS_VCLOCK=0: off */
 
 static _Thread_local int tl_busy __attribute__((tls_model("initial-exec")));
 static _Thread_local double tl_debt __attribute__((tls_model("initial-exec")));
@@ -125,6 +132,16 @@ double pfs_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *pfs_mount_path(void)
+{
+    return g_on ? g_mount : NULL;
+}
+
+double pfs_late(void)
+{
+    return g_vclock ? (double)atomic_load(&g_late_ns) * 1e-9 : 0.0;
 }
 
 const struct pfs_profile *pfs_profile(void)
@@ -359,7 +376,9 @@ static const char *setting(const char *name)
     return v && *v ? v : NULL;
 }
 
-__attribute__((constructor)) static void pfs_init(void)
+/* Switch on from the environment; runs once (the constructor, or the
+ * tracer's first question when its constructor runs before ours). */
+static void pfs_init_once(void)
 {
     const char *prof = setting("PROFILE");
     const char *mount = setting("MOUNT");
@@ -407,9 +426,22 @@ __attribute__((constructor)) static void pfs_init(void)
         pfs_unlock_model();
         g_client.id = (int32_t)getpid();
         prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+        const char *vc = setting("VCLOCK");
+        g_vclock = !(vc && strcmp(vc, "0") == 0);
         g_on = 1;
     }
     tl_busy--;
+}
+
+void pfs_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, pfs_init_once);
+}
+
+__attribute__((constructor)) static void pfs_construct(void)
+{
+    pfs_init();
 }
 
 __attribute__((destructor)) static void pfs_fini(void)
@@ -462,6 +494,8 @@ void pfs_settle(double t0, double t1, double model_cost)
         slept = 1;
     }
     double t2 = pfs_now();
+    if (g_vclock)
+        atomic_fetch_add(&g_late_ns, (int64_t)((t2 - t0 - cost) * 1e9));
     atomic_fetch_add(&g_seg->calls, 1);
     atomic_fetch_add(&g_seg->sleeps, (uint64_t)slept);
     atomic_fetch_add(&g_seg->model_ns, (uint64_t)(cost > 0 ? cost * 1e9 : 0));

@@ -17,6 +17,18 @@
 
 #include "pfs_model.h"
 
+/* Switch on from the environment (once; the constructor calls it, and so
+ * does the tracer's first question when its constructor runs first). */
+void pfs_init(void);
+
+/* The emulated mount as given (absolute, no trailing '/'), or NULL when the
+ * emulator is off. */
+const char *pfs_mount_path(void);
+
+/* Seconds this process's emulated calls have lasted beyond what the model
+ * said (negative while sleep is owed); 0 with IOSAGE_PFS_VCLOCK=0. */
+double pfs_late(void);
+
 /* 1 when the calling thread may emulate: the emulator is on and the
  * thread is not inside the emulator already. */
 int pfs_active(void);

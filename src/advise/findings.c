@@ -23,6 +23,14 @@
 #include "internal.h"
 
 #define SIEVE_MAX_REQUEST (64.0 * 1024.0) /* data sieving helps small pieces */
+/* Large disjoint contiguous blocks, from which collective buffering has
+ * nothing to merge: each rank's contiguous run of a shared file spans at
+ * least four 1 MiB RPCs / Lustre default stripes (at most the stripes at
+ * its ends are shared with another rank), in requests of at least a
+ * quarter RPC (their count no longer sets the cost; smaller ones are the
+ * small-request case collective buffering merges). */
+#define LARGE_BLOCK (4.0 * 1024.0 * 1024.0)
+#define LARGE_REQUEST (256.0 * 1024.0)
 #define REPEATED_OPENS 3.0 /* opens per (file, rank): open/close per access */
 
 /* The file's MPI-IO row (itself or its peer), or NULL. */
@@ -81,11 +89,48 @@ static void pattern_order(const iosage_file_table *t, struct adv_finding *f)
     }
 }
 
+/* Bytes per contiguous run of one rank on the file of row r, from its
+ * POSIX counters (a run starts at every access that does not continue the
+ * rank's previous one), and bytes per request into *request; 0 when
+ * unknown. */
+static double run_bytes(const iosage_file_table *t, const struct iosage_file_row *r,
+                        double *request)
+{
+    *request = 0.0;
+    const struct iosage_file_row *px = r;
+    if (r->module == IOSAGE_MOD_MPIIO)
+        px = r->peer >= 0 && (size_t)r->peer < t->n_rows ? &t->rows[r->peer] : NULL;
+    if (!px || px->module != IOSAGE_MOD_POSIX || px->consec_ops < 0)
+        return 0.0;
+    double ops = (double)px->reads + (double)px->writes;
+    double runs = ops - (double)px->consec_ops;
+    double ranks = (double)(px->ranks > 0 ? px->ranks : 1);
+    if (runs < ranks)
+        runs = ranks;
+    double bytes = (double)px->bytes_read + (double)px->bytes_written;
+    *request = ios_ratio(bytes, ops);
+    return ios_ratio(bytes, runs);
+}
+
+/* Collective I/O is held back when its "when not to apply" holds: the ranks
+ * move the shared file in large disjoint contiguous blocks, which reach the
+ * servers as full RPCs without lock conflicts already; funnelled through
+ * the aggregators they are slower (docs/pfs.md, validation). */
 static void interface(const iosage_file_table *t, struct adv_finding *f)
 {
     struct ios_scan s;
     ios_scan_indep_shared(t, &s);
-    from_scan(t, &s, "collective_io", f);
+    const struct iosage_file_row *r = from_scan(t, &s, "collective_io", f);
+    double req = 0.0, run = r ? run_bytes(t, r, &req) : 0.0;
+    if (run >= LARGE_BLOCK && req >= LARGE_REQUEST) {
+        char b[32], q[32];
+        f->held = 1;
+        ios_ev_add(&f->ev, "collective I/O not proposed: each rank moves the "
+                   "shared file in contiguous runs of %s in requests of %s on "
+                   "average, large disjoint blocks that independent I/O "
+                   "writes as well",
+                   ios_fmt_bytes(b, sizeof b, run), ios_fmt_bytes(q, sizeof q, req));
+    }
 }
 
 static void throughput(const iosage_file_table *t, struct adv_finding *f)
@@ -133,6 +178,25 @@ static void files(const iosage_file_table *t, struct adv_finding *f)
     }
     f->share = ios_material_share(t, time, ops);
     f->change_id = "shared_file";
+    /* On Lustre with the default stripe count of 1, the separate files
+     * spread over the targets and one shared file would sit on one: held
+     * back unless the files are striped wider (docs/pfs.md, validation). */
+    int64_t on_lustre = 0, widest = 0;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *r = &t->rows[i];
+        if (!(r->flags & IOSAGE_FILE_DATA) || r->lustre_stripe_count < 1)
+            continue;
+        on_lustre++;
+        if (r->lustre_stripe_count > widest)
+            widest = r->lustre_stripe_count;
+    }
+    if (on_lustre >= 2 && widest == 1) {
+        f->held = 1;
+        ios_ev_add(&f->ev, "one shared file not proposed: the %lld data files "
+                   "are on Lustre with a stripe count of 1, spread over the "
+                   "targets; one shared file would sit on one target unless "
+                   "striped wide first (lfs setstripe -c)", (long long)on_lustre);
+    }
 }
 
 static void metadata(const iosage_file_table *t, struct adv_finding *f)
@@ -168,6 +232,7 @@ void adv_finding_make(const iosage_log *log, const iosage_file_table *t,
     f->pattern = k;
     f->score = score;
     f->row = -1;
+    /* a held-back change's reason comes first: evidence lines are capped */
     if (strcmp(p->id, "access_granularity") == 0)
         granularity(t, f);
     else if (strcmp(p->id, "access_pattern") == 0)
@@ -195,6 +260,8 @@ void adv_finding_make(const iosage_log *log, const iosage_file_table *t,
 static int cmp_finding(const void *pa, const void *pb)
 {
     const struct adv_finding *a = pa, *b = pb;
+    if (a->held != b->held)
+        return a->held ? 1 : -1;
     long sa = lround(100.0 * a->share), sb = lround(100.0 * b->share);
     if (sa != sb)
         return sa > sb ? -1 : 1;

@@ -49,15 +49,20 @@ struct adv_finding {
     const char *change_id;  /* chosen from the evidence */
     int row;                /* table row of the main file, or -1 */
     double score;
-    struct iosage_evidence ev; /* the registry's evidence lines, then ours */
+    /* Non-zero when the evidence shows the chosen change's "when not to
+     * apply" holds: the finding is ranked after the others and no change is
+     * proposed for it (its evidence says why). */
+    int held;
+    struct iosage_evidence ev; /* why a change is held back, then the
+                                  registry's evidence lines */
 };
 
 /* Analyze detected pattern k of the registry on a log and its table. */
 void adv_finding_make(const iosage_log *log, const iosage_file_table *t,
                       int k, double score, struct adv_finding *f);
 
-/* Sort findings: share (whole percent) descending, then root-cause order,
- * then score descending. */
+/* Sort findings: held ones last, then share (whole percent) descending, then
+ * root-cause order, then score descending. */
 void adv_findings_sort(struct adv_finding *f, int n);
 
 /* --- Document sections (summary.c) ----------------------------------------- */

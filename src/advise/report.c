@@ -153,12 +153,16 @@ static int findings_and_changes(const struct iosage_advise_input *in,
         if (d->detected[k])
             adv_finding_make(in->log, in->table, k, d->score[k], &f[n++]);
     adv_findings_sort(f, n);
+    int rank = 0;
     for (int i = 0; i < n; i++) {
+        if (json_array_append_new(findings, finding_json(in, &f[i])) != 0)
+            return -1;
+        if (f[i].held) /* "when not to apply" holds: no change */
+            continue;
         json_t *ch = adv_offline_change(&f[i], in->table, in->configs,
                                         in->n_configs);
-        if (!ch || json_object_set_new(ch, "rank", json_integer(i + 1)) != 0 ||
-            json_array_append_new(changes, ch) != 0 ||
-            json_array_append_new(findings, finding_json(in, &f[i])) != 0)
+        if (!ch || json_object_set_new(ch, "rank", json_integer(++rank)) != 0 ||
+            json_array_append_new(changes, ch) != 0)
             return -1;
     }
     return 0;

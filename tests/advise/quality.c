@@ -8,8 +8,10 @@
  * in SPLIT (default "test"), and compares the top-ranked change
  * (advice.changes[0] pattern and change_id) of every run whose label is not
  * healthy with the configuration's known fix in
- * SOURCE_DIR/bench/sweeps/default.fixes. Healthy-labeled runs that the model
- * calls healthy must get no change at all.
+ * SOURCE_DIR/bench/sweeps/default.fixes. A known fix "none" means the
+ * pattern's change does not apply (its "when not to apply" holds): matched
+ * when no change of that pattern is proposed. Healthy-labeled runs that the
+ * model calls healthy must get no change at all.
  *
  * Prints the figures; exit 0 when at least 90% of the pattern runs match and
  * no healthy-called run has a change, 1 otherwise, 77 (skip) when the dataset
@@ -138,7 +140,18 @@ static void score_run(const char *run, const char *labels, const struct fix *fx,
         return;
     }
     ty->pattern_runs++;
-    if (!top) {
+    if (strcmp(fx->change, "none") == 0) {
+        for (size_t i = 0; i < json_array_size(changes); i++) {
+            const char *p = json_string_value(
+                json_object_get(json_array_get(changes, i), "pattern"));
+            if (p && strcmp(p, fx->pattern) == 0) {
+                printf("miss %-24s %-34s expected no %s change, got one at "
+                       "rank %zu\n", run, labels, fx->pattern, i + 1);
+                return;
+            }
+        }
+        ty->matched++;
+    } else if (!top) {
         ty->no_change++;
         printf("miss %-24s %-34s expected %s/%s, got no change\n", run, labels,
                fx->pattern, fx->change);

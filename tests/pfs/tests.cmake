@@ -31,3 +31,10 @@ set_tests_properties(pfs_preload PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
 add_test(NAME pfs_cli COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pfs/cli.sh $<TARGET_FILE:iosage>)
 add_test(NAME pfs_gen COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pfs/gen.sh $<TARGET_FILE:iosage>)
 set_tests_properties(pfs_gen PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+
+# LUSTRE records and the lustre mount entry of the tracer on the emulated
+# file system (trace/src/lustre.c), read back by dump and analyze
+add_test(NAME pfs_lustre
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pfs/lustre.sh $<TARGET_FILE:iosage>
+                 ${PROJECT_SOURCE_DIR}/profiles "${MPIEXEC_EXECUTABLE}")
+set_tests_properties(pfs_lustre PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)

@@ -161,6 +161,7 @@ void trc_posix_open(int fd, int dirfd, const char *path, int flags, int mode,
         trc_stamp(&r->f[IOSAGE_POSIX_F_OPEN_START_TIMESTAMP],
               &r->f[IOSAGE_POSIX_F_OPEN_END_TIMESTAMP], t0, t1);
         posix_meta(r, t0, t1);
+        trc_lustre_open(r, fd);
     }
     trc_unlock(old);
     errno = saved;

@@ -519,7 +519,7 @@ static void take_records(struct gather *g)
 {
     struct timespec end;
     trc_suspend();
-    clock_gettime(CLOCK_REALTIME, &end);
+    trc_wall_now(&end);
     pthread_mutex_lock(&g_lock);
     g_written = 1;
     trc_serialize_all(&g->blob, g->rank, &end);

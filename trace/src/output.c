@@ -19,8 +19,8 @@
 #include "trace.h"
 
 /* Record version written per layer (the newest: POSIX 4, MPI-IO 3, STDIO 2,
- * H5F 3, H5D 2, PNETCDF_FILE 3, PNETCDF_VAR 1). */
-static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2, 3, 2, 3, 1};
+ * H5F 3, H5D 2, PNETCDF_FILE 3, PNETCDF_VAR 1, LUSTRE 2). */
+static const uint32_t layer_version[TRC_NLAYERS] = {4, 3, 2, 3, 2, 3, 1, 2};
 
 /* --- job data ------------------------------------------------------------- */
 
@@ -151,6 +151,9 @@ static int add_pub(iosage_log *log, const struct trc_pub *p, iosage_error *err)
     rec.n_fcounters = trc_layer_nf(p->layer);
     rec.counters = (int64_t *)p->c;
     rec.fcounters = (double *)p->f;
+    struct iosage_lustre_comp comp;
+    if (p->layer == TRC_LUSTRE)
+        trc_lustre_record(p, &rec, &comp);
     if (p->layer == TRC_H5D || p->layer == TRC_PNCV) {
         /* the containing file: the name up to ":/<dataset path>" (H5D) or
          * up to the ':' after the file's last '/' (PnetCDF variable) */
@@ -382,7 +385,7 @@ void trc_write_local(void)
     if (!parallel)
         parallel = launcher_rank(&rank, &size);
     struct timespec end;
-    clock_gettime(CLOCK_REALTIME, &end);
+    trc_wall_now(&end);
     struct trc_buf b = {0};
     trc_serialize_all(&b, parallel ? rank : 0, &end);
     pthread_mutex_unlock(&g_lock); /* stay busy: the write is not traced */

@@ -25,7 +25,7 @@ int trc_layer_nc(int layer)
         IOSAGE_POSIX_NUM_COUNTERS, IOSAGE_MPIIO_NUM_COUNTERS,
         IOSAGE_STDIO_NUM_COUNTERS, IOSAGE_H5F_NUM_COUNTERS,
         IOSAGE_H5D_NUM_COUNTERS, IOSAGE_PNETCDF_FILE_NUM_COUNTERS,
-        IOSAGE_PNETCDF_VAR_NUM_COUNTERS};
+        IOSAGE_PNETCDF_VAR_NUM_COUNTERS, TRC_NC};
     return n[layer];
 }
 
@@ -36,7 +36,7 @@ int trc_layer_nf(int layer)
         IOSAGE_POSIX_NUM_FCOUNTERS, IOSAGE_MPIIO_NUM_FCOUNTERS,
         IOSAGE_STDIO_NUM_FCOUNTERS, IOSAGE_H5F_NUM_FCOUNTERS,
         IOSAGE_H5D_NUM_FCOUNTERS, IOSAGE_PNETCDF_FILE_NUM_FCOUNTERS,
-        IOSAGE_PNETCDF_VAR_NUM_FCOUNTERS};
+        IOSAGE_PNETCDF_VAR_NUM_FCOUNTERS, 0};
     return n[layer];
 }
 
@@ -138,6 +138,9 @@ static const struct layer_idx idx_tab[TRC_NLAYERS] = {
                   IOSAGE_PNETCDF_VAR_F_MAX_WRITE_TIME,
                   IOSAGE_PNETCDF_VAR_F_OPEN_START_TIMESTAMP,
                   IOSAGE_PNETCDF_VAR_F_CLOSE_END_TIMESTAMP},
+    /* LUSTRE: a layout (lustre.c), nothing to rank or time-stamp */
+    [TRC_LUSTRE] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                    -1, -1, -1, -1, -1, -1, -1, -1, 0, -1},
 };
 
 /* Where a layer's access tuples go: the first group and the first count. */
@@ -564,6 +567,10 @@ void trc_reduce(const struct trc_pub *const *recs, int n, struct trc_pub *out)
     out->rank = -1;
     out->id = recs[0]->id;
     out->name = recs[0]->name;
+    if (out->layer == TRC_LUSTRE) { /* one layout: every rank saw the same */
+        memcpy(out->c, recs[0]->c, sizeof out->c);
+        return;
+    }
     reduce_plain(recs, n, out);
     if (ix->access_val >= 0)
         merge_top4(recs, n, ix->access_val, ix->access_cnt, out);

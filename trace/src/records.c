@@ -288,7 +288,8 @@ int trc_module_id(int layer)
                                          IOSAGE_MOD_STDIO, IOSAGE_MOD_H5F,
                                          IOSAGE_MOD_H5D,
                                          IOSAGE_MOD_PNETCDF_FILE,
-                                         IOSAGE_MOD_PNETCDF_VAR};
+                                         IOSAGE_MOD_PNETCDF_VAR,
+                                         IOSAGE_MOD_LUSTRE};
     return ids[layer];
 }
 
@@ -477,4 +478,9 @@ void trc_records_init(void)
     }
     load_user_exclusions();
     load_mounts();
+    /* the file system emulator's directory is a Lustre mount (lustre.c) */
+    static char pfs_mount[TRC_PATH_MAX];
+    trc_lustre_init();
+    if (trc_lustre_mount(pfs_mount))
+        add_mount(pfs_mount, "lustre");
 }

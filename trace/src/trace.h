@@ -18,6 +18,8 @@
  *   pnetcdf.c, pnetcdf_vara.c   PnetCDF wrappers, PNETCDF_FILE / _VAR records
  *              (MPI build, when pnetcdf.h is found)
  *   heatmap.c  bytes per time bin per interface (HEATMAP records)
+ *   lustre.c   with the file system emulator (pfs/) preloaded: its mount
+ *              as `lustre`, LUSTRE records of its files, its model clock
  *   publish.c  per-process records -> counters as written; the shared-record
  *              reduction over ranks (format spec 11); serialization
  *   output.c   job record, command line, mount lines, log path, the write
@@ -71,7 +73,8 @@ enum trc_layer {
     TRC_H5D = 4,     /* HDF5 datasets, named "<file>:<dataset path>" */
     TRC_PNCF = 5,    /* PnetCDF files (pnetcdf.c, MPI library only) */
     TRC_PNCV = 6,    /* PnetCDF variables, named "<file>:<variable>" */
-    TRC_NLAYERS = 7
+    TRC_LUSTRE = 7,  /* layouts of files on the emulated Lustre (lustre.c) */
+    TRC_NLAYERS = 8
 };
 /* The layers that have a heatmap: the first three. */
 #define TRC_HEAT_LAYERS 3
@@ -102,13 +105,19 @@ static inline int trc_active(void)
            !tl_busy;
 }
 
-/* Seconds since the tracer initialised (monotonic). */
+/* With the file system emulator preloaded: seconds its calls in this
+ * process lasted beyond its model (lustre.c); NULL without it. */
+extern TRC_HIDDEN double (*g_pfs_late)(void);
+
+/* Seconds since the tracer initialised (monotonic); with the emulator, on
+ * its model clock (the time its calls lasted beyond the model left out). */
 static inline double trc_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)(ts.tv_sec - g_t0_mono.tv_sec) +
-           (double)(ts.tv_nsec - g_t0_mono.tv_nsec) * 1e-9;
+    double t = (double)(ts.tv_sec - g_t0_mono.tv_sec) +
+               (double)(ts.tv_nsec - g_t0_mono.tv_nsec) * 1e-9;
+    return g_pfs_late ? t - g_pfs_late() : t;
 }
 
 /* Next definition of name after this library, looked up once and cached in
@@ -382,6 +391,33 @@ TRC_HIDDEN void trc_buf_put(struct trc_buf *b, const void *src, size_t n);
  * the process's start/end wall times and its partial flags. */
 TRC_HIDDEN void trc_serialize_all(struct trc_buf *b, int64_t rank,
                                   const struct timespec *end);
+
+/* --- the file system emulator (lustre.c) ------------------------------- */
+
+/* OST ids a LUSTRE record keeps (its counters hold size, count, ids). */
+#define TRC_LUSTRE_MAX_OSTS (TRC_NC - 2)
+
+/* Find the emulator's questions (once, at init; nothing when absent). */
+TRC_HIDDEN void trc_lustre_init(void);
+
+/* The emulated mount point, cleaned into out[TRC_PATH_MAX], or NULL. */
+TRC_HIDDEN const char *trc_lustre_mount(char *out);
+
+/* A POSIX open of fd for the file of record posix: the first one records
+ * its layout when the file is on the emulated file system. Lock held. */
+TRC_HIDDEN void trc_lustre_open(const struct trc_rec *posix, int fd);
+
+/* The log record of a published LUSTRE record: one component (comp)
+ * pointing into p's counters. */
+struct iosage_record;
+struct iosage_lustre_comp;
+TRC_HIDDEN void trc_lustre_record(const struct trc_pub *p,
+                                  struct iosage_record *rec,
+                                  struct iosage_lustre_comp *comp);
+
+/* The wall-clock time now on trc_now()'s scale (the model's clock with the
+ * emulator, the real one without): the end time a process reports. */
+TRC_HIDDEN void trc_wall_now(struct timespec *out);
 
 /* --- output (output.c) ----------------------------------------------------- */
 

@@ -539,6 +539,108 @@ static void test_offline_stripe_wide(void **state)
     iosage_config_free(s);
 }
 
+/* "When not to apply" holds: the finding stays, its change is not proposed. */
+
+/* 1 when some evidence line of the first finding contains text. */
+static int finding_says(const struct run *r, const char *text)
+{
+    const json_t *ev = json_object_get(json_array_get(json_object_get(r->doc,
+                                       "findings"), 0), "evidence");
+    for (size_t i = 0; i < json_array_size(ev); i++)
+        if (strstr(json_string_value(json_array_get(ev, i)), text))
+            return 1;
+    return 0;
+}
+
+static void test_held_collective_io(void **state)
+{
+    (void)state;
+    struct run r;
+    const char *ids[] = {"interface_choice", NULL};
+    /* 4 ranks, 512 KiB independent requests in one 32 MiB block each */
+    if (!bench_doc(&r, "ic_indep_4-r0", ids, NULL, 0))
+        skip();
+    assert_int_equal(json_array_size(json_object_get(json_object_get(r.doc,
+                     "advice"), "changes")), 0);
+    assert_int_equal(json_array_size(json_object_get(r.doc, "findings")), 1);
+    assert_true(finding_says(&r, "contiguous runs of 32.0 MiB in requests of 512.0 KiB"));
+    run_free(&r);
+}
+
+/* n POSIX files of one rank each, 64 MiB written in 1 MiB requests, each
+ * with a LUSTRE record of `stripes` stripes (none when 0). */
+static iosage_log *fpp_log(int n, int stripes)
+{
+    iosage_log *log = iosage_log_create();
+    assert_non_null(log);
+    struct iosage_job job;
+    memset(&job, 0, sizeof job);
+    job.nprocs = n;
+    job.jobid = 7;
+    job.start_time_sec = 1700000000;
+    job.end_time_sec = 1700000010;
+    job.exe = "/bin/app";
+    struct iosage_mount mounts[1] = {{"/lus", "lustre"}};
+    job.mounts = mounts;
+    job.n_mounts = 1;
+    assert_int_equal(iosage_log_set_job(log, &job, NULL), IOSAGE_OK);
+    for (int k = 0; k < n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "/lus/run/out.%d", k);
+        iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, k);
+        r->counters[IOSAGE_POSIX_OPENS] = 1;
+        r->counters[IOSAGE_POSIX_WRITES] = 64;
+        r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 64 * MIB;
+        r->counters[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = 64 * MIB - 1;
+        r->counters[IOSAGE_POSIX_CONSEC_WRITES] = 63;
+        r->counters[IOSAGE_POSIX_SEQ_WRITES] = 63;
+        r->counters[IOSAGE_POSIX_SIZE_WRITE_0_100 + 4] = 64;
+        r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 2.0;
+        assert_int_equal(tu_rec_add(log, r, name), IOSAGE_OK);
+        if (stripes == 0)
+            continue;
+        struct iosage_lustre_comp comp = {MIB, stripes, 0, 0, 0, -1, 0, ""};
+        int64_t ost[4] = {k % 12, (k + 1) % 12, (k + 2) % 12, (k + 3) % 12};
+        iosage_record lu;
+        memset(&lu, 0, sizeof lu);
+        lu.module = IOSAGE_MOD_LUSTRE;
+        lu.id = iosage_darshan_hash(name, strlen(name));
+        lu.rank = k;
+        lu.x.lustre.num_comps = 1;
+        lu.x.lustre.num_stripes = stripes;
+        lu.x.lustre.comps = &comp;
+        lu.x.lustre.ost_ids = ost;
+        assert_int_equal(iosage_log_add_record(log, &lu, NULL), IOSAGE_OK);
+    }
+    return log;
+}
+
+static void test_held_shared_file(void **state)
+{
+    (void)state;
+    const char *ids[] = {"file_strategy", NULL};
+    /* on Lustre with one stripe a file: one shared file would sit on one
+     * target, so no shared_file */
+    struct run r;
+    memset(&r, 0, sizeof r);
+    r.log = fpp_log(8, 1);
+    set_detection(&r, ids);
+    build_doc(&r, "fpp1.darshan", NULL, 0);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(r.doc,
+                     "advice"), "changes")), 0);
+    assert_true(finding_says(&r, "the 8 data files are on Lustre with a stripe count of 1"));
+    run_free(&r);
+    /* striped over 4 targets, or no Lustre data: proposed */
+    for (int stripes = 4; stripes >= 0; stripes -= 4) {
+        memset(&r, 0, sizeof r);
+        r.log = fpp_log(8, stripes);
+        set_detection(&r, ids);
+        build_doc(&r, "fpp.darshan", NULL, 0);
+        assert_string_equal(str(change(&r, 0), "change_id"), "shared_file");
+        run_free(&r);
+    }
+}
+
 /* --- prompt and reply ------------------------------------------------------------ */
 
 static void test_prompt(void **state)
@@ -693,6 +795,8 @@ int main(void)
         cmocka_unit_test(test_offline_wrf),
         cmocka_unit_test(test_healthy_no_change),
         cmocka_unit_test(test_offline_stripe_wide),
+        cmocka_unit_test(test_held_collective_io),
+        cmocka_unit_test(test_held_shared_file),
         cmocka_unit_test(test_prompt),
         cmocka_unit_test(test_reply),
         cmocka_unit_test(test_change_ids),
