@@ -2,8 +2,9 @@
  * simulation, one small file per time step, through the C stream library,
  * and write a summary table and a few small products (plots) per step.
  *
- * Prepare (untimed; skipped when --dir already holds the inputs): rank 0
- * writes --inputs files of --input-size bytes, postproc_like.in/step.N.
+ * Prepare (untimed; skipped when --dir already holds the inputs): the
+ * rank that will read an input writes it (--inputs files of --input-size
+ * bytes, postproc_like.in/step.N).
  * Process: the inputs are read by rank 0 alone (a serial script under
  * mpirun, the default) or shared round-robin by every rank (--parallel).
  * For each input: stat it, fopen, fread it in --chunk pieces (in a seeded
@@ -38,7 +39,18 @@ static void input_path(const struct bench_ctx *ctx, char *out, uint64_t i)
   bench_path(ctx, out, PATH_MAX, "in/step.%06" PRIu64, i);
 }
 
-/* Rank 0 writes the inputs unless they are all there (a kept --dir). */
+/* The inputs of this rank: all of them on rank 0 of a serial script,
+ * every nranks-th from the rank with --parallel, none elsewhere. */
+static int reads_input(const struct bench_ctx *ctx, const struct post_cfg *c,
+                       uint64_t i)
+{
+  if (!c->parallel)
+    return ctx->rank == 0;
+  return i % (uint64_t)ctx->nranks == (uint64_t)ctx->rank;
+}
+
+/* Every rank writes the inputs it will read (so the prepare adds no
+ * imbalance of its own), unless they are all there (a kept --dir). */
 static void prepare(struct bench_ctx *ctx, const struct post_cfg *c)
 {
   char path[PATH_MAX];
@@ -47,22 +59,23 @@ static void prepare(struct bench_ctx *ctx, const struct post_cfg *c)
     bench_cfg(ctx, "prepare", "skipped");
     return;
   }
-  if (ctx->rank == 0) {
-    char dir[PATH_MAX];
-    bench_path(ctx, dir, sizeof dir, "in");
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-      bench_die(ctx, "mkdir %s: %s", dir, strerror(errno));
-    char *buf = bench_xmalloc(ctx, c->input_size);
-    for (uint64_t i = 0; i < c->inputs; i++) {
-      input_path(ctx, path, i);
-      bench_pattern_fill(buf, c->input_size, i, 0);
-      FILE *f = fopen(path, "wb");
-      if (!f || fwrite(buf, 1, c->input_size, f) != c->input_size ||
-          fclose(f) != 0)
-        bench_die(ctx, "write %s: %s", path, strerror(errno));
-    }
-    free(buf);
+  char dir[PATH_MAX];
+  bench_path(ctx, dir, sizeof dir, "in");
+  if (ctx->rank == 0 && mkdir(dir, 0755) != 0 && errno != EEXIST)
+    bench_die(ctx, "mkdir %s: %s", dir, strerror(errno));
+  MPI_Barrier(MPI_COMM_WORLD);
+  char *buf = bench_xmalloc(ctx, c->input_size);
+  for (uint64_t i = 0; i < c->inputs; i++) {
+    if (!reads_input(ctx, c, i))
+      continue;
+    input_path(ctx, path, i);
+    bench_pattern_fill(buf, c->input_size, i, 0);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(buf, 1, c->input_size, f) != c->input_size ||
+        fclose(f) != 0)
+      bench_die(ctx, "write %s: %s", path, strerror(errno));
   }
+  free(buf);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -132,10 +145,10 @@ static void process(struct bench_ctx *ctx, const struct post_cfg *c)
   uint64_t *order = bench_xcalloc(ctx, nchunks, sizeof *order);
   size_t bufsize = c->chunk > c->output_size ? c->chunk : c->output_size;
   char *buf = bench_xmalloc(ctx, bufsize + 1);
-  uint64_t step = c->parallel ? (uint64_t)ctx->nranks : 1;
-  uint64_t first = c->parallel ? (uint64_t)ctx->rank : 0;
   for (uint64_t pass = 0; pass < c->passes; pass++)
-    for (uint64_t i = first; i < c->inputs; i += step) {
+    for (uint64_t i = 0; i < c->inputs; i++) {
+      if (!reads_input(ctx, c, i))
+        continue;
       uint64_t sum = read_input(ctx, c, i, order, buf);
       if (pass > 0)
         continue;
