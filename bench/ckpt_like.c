@@ -28,7 +28,7 @@ static const struct bench_kernel kernel = {
   "ckpt_like",
   "Checkpoint/restart: every rank saves its state in each checkpoint\n"
   "(N-1 shared file or N-N file per rank), then reads the last one back.",
-  NULL,
+  "Interfaces in this build: " BENCH_APIS_BUILT "\n",
 };
 
 /* Bytes of state of rank r. */

@@ -41,7 +41,8 @@ static const struct bench_kernel kernel = {
   "E3SM/PIO-like history output: compute ranks hand their cells to a\n"
   "subset of I/O ranks that write them with PnetCDF (or every rank\n"
   "writes its own cells: --rearranger none).",
-  "Bytes per step: ranks * cells * vars * 8.\n",
+  "Bytes per step: ranks * cells * vars * 8.\n"
+  "Interfaces in this build: " BENCH_APIS_BUILT "\n",
 };
 
 static uint64_t total_cells(const struct bench_ctx *ctx,

@@ -45,7 +45,8 @@ static const struct bench_kernel kernel = {
   "WRF-like model I/O: a namelist read by every rank, history files every\n"
   "output step and restart files, written by every rank, by rank 0\n"
   "(serial) or one file per rank (split); then a restart read.",
-  "Bytes per variable per rank: patch*patch*levels*4 (default 64 KiB).\n",
+  "Bytes per variable per rank: patch*patch*levels*4 (default 64 KiB).\n"
+  "Interfaces in this build: " BENCH_APIS_BUILT "\n",
 };
 
 /* Bytes of one variable over the whole domain. */
