@@ -143,7 +143,8 @@ int gen_system_draw(const struct gen_systems *s, long seed,
     p->stripe_size = power_of_two(&state, 16, 24);
     p->cache_size = power_of_two(&state, 26, 33);
     p->dirty_max = power_of_two(&state, 23, 27);
-    snprintf(p->name, sizeof p->name, "%s~%08lx", b->name,
+    /* the base name, cut so that the id always fits */
+    snprintf(p->name, sizeof p->name, "%.54s~%08lx", b->name,
              (unsigned long)(next_u64(&state) & 0xffffffffu));
     return 1;
 }
