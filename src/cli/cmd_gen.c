@@ -84,7 +84,7 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
     *done = 0;
     a->o.jobs = 1;
     a->o.timeout_s = 300;
-    a->native_share = 20;
+    a->native_share = -1; /* not given: 20 */
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -153,6 +153,10 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
     if (a->pfs && a->pfs_random)
         return cli_usage_error("gen", "gen: --pfs and --pfs-random exclude "
                                "each other");
+    if (a->native_share >= 0 && !a->pfs_random)
+        return cli_usage_error("gen", "gen: --native-share needs --pfs-random");
+    if (a->native_share < 0)
+        a->native_share = -1; /* not given: 20 */
     return CLI_OK;
 }
 

@@ -86,6 +86,10 @@ check "old row padded" "$(awk -F'\t' '$1 == "w-r0" {print NF, $11, $12}' "$work/
 
 "$iosage" gen "$work/s.sweep" -o "$work/d" --pfs gpfs-like --pfs-random gpfs-like 2>/dev/null
 check "--pfs with --pfs-random is a usage error" $? 2
+"$iosage" gen "$work/s.sweep" -o "$work/d" --native-share 50 2>/dev/null
+check "--native-share without --pfs-random is a usage error" $? 2
+"$iosage" gen "$work/s.sweep" -o "$work/d" --pfs-random gpfs-like --native-share 101 2>/dev/null
+check "--native-share over 100 is a usage error" $? 2
 "$iosage" gen "$work/s.sweep" -o "$work/d" --pfs-random no-such-profile 2>"$work/err"
 check "unknown base profile exit" $? 3
 check "unknown base profile one line" "$(wc -l <"$work/err")" 1
