@@ -22,6 +22,7 @@
 #include "bfile.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,6 +263,10 @@ static void validate(struct bench_ctx *ctx, struct e3sm_cfg *c)
   if (c->rearranger == E3SM_NONE && c->decomp == E3SM_CYCLIC &&
       c->cells * c->vars > BENCH_MAX_REQUESTS)
     bench_usage_error(ctx, "too many requests per rank; fewer --cells");
+  if (c->rearranger == E3SM_BOX &&
+      (c->cells * n / c->io_tasks + 1) * 8 > (uint64_t)INT_MAX)
+    bench_usage_error(ctx, "an I/O rank would receive 2 GiB or more of a "
+                      "variable; more --io-tasks or fewer --cells");
   c->stride = n / c->io_tasks;
   c->is_io = (uint64_t)ctx->rank % c->stride == 0 &&
              (uint64_t)ctx->rank / c->stride < c->io_tasks;
