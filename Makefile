@@ -55,11 +55,15 @@ fuzz: deps-check
 
 # The labeled training runs: every configuration of the sweep under the
 # tracer (a second gen pass retries runs that failed), then the label check.
+# GEN_FLAGS adds gen options, e.g. for issue 15's sweep (docs/dataset.md):
+#   make dataset SWEEP=bench/sweeps/hpc.sweep DATASET=data/hpc-runs \
+#     GEN_FLAGS="--pfs-random lustre-hdd-small,lustre-flash-large,gpfs-like"
 DATASET ?= data/bench-runs
 SWEEP ?= bench/sweeps/default.sweep
+GEN_FLAGS ?=
 dataset: build
 	rm -rf $(DATASET)
-	./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 || ./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2
+	./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 $(GEN_FLAGS) || ./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 $(GEN_FLAGS)
 	scripts/check-labels.sh -b $(BUILD)/iosage $(DATASET)
 
 deps:

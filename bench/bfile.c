@@ -32,10 +32,21 @@ void bench_api_check(const struct bench_ctx *ctx, enum bench_api api)
   (void)api;
 }
 
-/* Communicator of a file: the world when shared, else this rank alone. */
-static MPI_Comm file_comm(const struct bfile_spec *spec)
+/* Communicator of a file: spec->comm or the world when shared, else this
+ * rank alone. */
+MPI_Comm bfile_comm(const struct bfile_spec *spec)
 {
-  return spec->shared ? MPI_COMM_WORLD : MPI_COMM_SELF;
+  if (!spec->shared)
+    return MPI_COMM_SELF;
+  return spec->comm ? *spec->comm : MPI_COMM_WORLD;
+}
+
+/* 1 on the rank that creates the file: rank 0 of its communicator. */
+static int creates_first(const struct bfile_spec *spec)
+{
+  int rank = 0;
+  MPI_Comm_rank(bfile_comm(spec), &rank);
+  return rank == 0;
 }
 
 /* --- POSIX --------------------------------------------------------------- */
@@ -51,13 +62,13 @@ struct posix_file {
 static void posix_open(struct bfile *f, const struct bfile_spec *spec)
 {
   struct posix_file *pf = bench_xmalloc(f->ctx, sizeof *pf);
-  int first = !spec->shared || f->ctx->rank == 0;
+  int first = creates_first(spec);
   int flags = spec->create ? O_RDWR | O_CREAT : O_RDONLY;
   pf->seek = spec->seek;
   if (spec->create && first)
     pf->fd = open(spec->path, flags | O_TRUNC, 0644);
   if (spec->shared)
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(bfile_comm(spec));
   if (!spec->create || !first)
     pf->fd = open(spec->path, flags, 0644);
   if (pf->fd < 0)
@@ -146,11 +157,11 @@ static void mpiio_open(struct bfile *f, const struct bfile_spec *spec)
 {
   MPI_File *fh = bench_xmalloc(f->ctx, sizeof *fh);
   int amode = spec->create ? MPI_MODE_CREATE | MPI_MODE_RDWR : MPI_MODE_RDONLY;
-  if (spec->create && (!spec->shared || f->ctx->rank == 0))
+  if (spec->create && creates_first(spec))
     if (unlink(spec->path) != 0 && errno != ENOENT)
       bench_die(f->ctx, "unlink %s: %s", spec->path, strerror(errno));
   if (spec->shared)
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(bfile_comm(spec));
   /* the Lustre stripe count, as users ask for it through MPI-IO */
   MPI_Info info = MPI_INFO_NULL;
   if (spec->striping_factor > 0 && spec->create) {
@@ -159,7 +170,7 @@ static void mpiio_open(struct bfile *f, const struct bfile_spec *spec)
     MPI_Info_create(&info);
     MPI_Info_set(info, "striping_factor", v);
   }
-  bench_check_mpi(f->ctx, MPI_File_open(file_comm(spec), spec->path, amode,
+  bench_check_mpi(f->ctx, MPI_File_open(bfile_comm(spec), spec->path, amode,
                                         info, fh), spec->path);
   if (info != MPI_INFO_NULL)
     MPI_Info_free(&info);

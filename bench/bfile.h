@@ -10,9 +10,9 @@
  *   PnetCDF  one 1-D NC_UBYTE variable "data" in a CDF-5 file;
  *            ncmpi_{put,get}_vara_uchar[_all]
  *
- * A shared file is opened by every rank of MPI_COMM_WORLD together (open,
- * sync and close are then collective); a per-rank file by this rank alone
- * on MPI_COMM_SELF. In collective mode every rank of the file's
+ * A shared file is opened by every rank of MPI_COMM_WORLD (or of
+ * spec.comm) together (open, sync and close are then collective); a
+ * per-rank file by this rank alone on MPI_COMM_SELF. In collective mode every rank of the file's
  * communicator must make the same number of write/read calls. Any failure
  * ends the job through bench_die(), so these calls return only on success.
  */
@@ -59,7 +59,13 @@ struct bfile_spec {
   int seek;       /* POSIX only: lseek then write/read, as IOR's POSIX
                      backend does, instead of pwrite/pread */
   int striping_factor; /* MPI-IO only: the hint at create (0: no hints) */
+  const MPI_Comm *comm; /* shared files: the ranks that open it together
+                           (NULL: MPI_COMM_WORLD), e.g. a subset of I/O
+                           ranks */
 };
+
+/* The communicator that opens a file of this spec. */
+MPI_Comm bfile_comm(const struct bfile_spec *spec);
 
 struct bfile; /* opaque */
 

@@ -22,9 +22,8 @@ static hid_t h5_fapl(struct bfile *f, const struct bfile_spec *spec)
 {
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   h5_check(f, fapl, "H5Pcreate");
-  h5_check(f, H5Pset_fapl_mpio(fapl, spec->shared ? MPI_COMM_WORLD
-                                                  : MPI_COMM_SELF,
-                               MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  h5_check(f, H5Pset_fapl_mpio(fapl, bfile_comm(spec), MPI_INFO_NULL),
+           "H5Pset_fapl_mpio");
   return fapl;
 }
 

@@ -50,7 +50,7 @@ static void nc_open_existing(struct bfile *f, struct nc_state *s,
 static void nc_open(struct bfile *f, const struct bfile_spec *spec)
 {
   struct nc_state *s = bench_xcalloc(f->ctx, 1, sizeof *s);
-  MPI_Comm comm = spec->shared ? MPI_COMM_WORLD : MPI_COMM_SELF;
+  MPI_Comm comm = bfile_comm(spec);
   f->impl = s;
   if (spec->create)
     nc_create(f, s, comm, spec->size);

@@ -81,7 +81,7 @@ usage() {
 }
 
 for k in ior_like mdtest_like hacc_like h5bench_like dlio_like imbalance \
-         stdio_heavy; do
+         stdio_heavy wrf_like e3sm_like ckpt_like amrex_like postproc_like; do
   usage "$k"
 done
 
@@ -115,6 +115,29 @@ run imbalance --factor 4 --block 64k --transfer 16k --api mpiio \
     --file-per-proc
 run stdio_heavy --record 64 --records 100 --text
 run stdio_heavy --record 4k --records 16 --rank0-only
+
+# the application-like kernels (issue 15): a healthy and a pathological
+# configuration each, every interface this build has
+tiny_wrf="--patch 8 --levels 2 --vars 2 --steps 2"
+run wrf_like --api posix $tiny_wrf
+run wrf_like --api mpiio $tiny_wrf --io serial
+run wrf_like --api posix $tiny_wrf --io split --fsync-per-write
+for api in hdf5 pnetcdf; do
+  if "$bindir/wrf_like" --help 2>/dev/null | grep -q "^Interfaces in this build:.* $api"; then
+    run wrf_like --api $api $tiny_wrf
+    run ckpt_like --api $api --state 64k --transfer 16k
+  fi
+done
+run e3sm_like --cells 64 --vars 2
+run e3sm_like --cells 64 --vars 2 --io-tasks 1 --decomp cyclic
+run e3sm_like --cells 64 --vars 2 --rearranger none --decomp cyclic --independent
+run ckpt_like --api posix --mode nn --state 64k --checkpoints 3
+run ckpt_like --api mpiio --state 64k --transfer 4k --layout strided --random-restart
+run ckpt_like --api posix --state 64k --transfer 16k --heavy-factor 3 --restart-reads 2
+run amrex_like --fab 16k --verify
+run amrex_like --fab 16k --transfer 4k --nfiles 1 --heavy-factor 2 --verify
+run postproc_like --inputs 4 --input-size 16k
+run postproc_like --parallel --inputs 6 --input-size 16k --chunk 4k --random-chunks --outputs 2 --output-size 1k --passes 2
 
 if [ $fail -ne 0 ]; then
   echo "smoke: FAILED ($passed passed)"

@@ -125,6 +125,11 @@ int cmd_pfs(int argc, char **argv);
 int cli_pfs_setup(const char *cmd, const char *profile, char *lib,
                   size_t libsize, char *mount, size_t mountsize);
 
+/* The file of --pfs PROFILE (a file, or the name of one in profiles/) into
+ * path. Returns CLI_OK, or CLI_BADINPUT after one line on stderr. */
+int cli_pfs_profile_path(const char *cmd, const char *profile, char *path,
+                         size_t size);
+
 /* Remove the emulated mount and what is left on it. */
 void cli_pfs_cleanup(const char *mount);
 

@@ -16,6 +16,7 @@ static void gen_help(void)
 {
     fputs("Usage: iosage gen SWEEP -o DIR [-j N] [--timeout SECONDS]\n"
           "                  [--bench-dir DIR] [--tracer LIB] [--pfs PROFILE] [-q]\n"
+          "                  [--pfs-random PROFILE,... [--native-share PCT]]\n"
           "\n"
           "Run every configuration of SWEEP (one per line: CONFIG_ID KERNEL\n"
           "RANKS REPEATS LABELS GROUP FLAGS...) under mpirun with the iosage\n"
@@ -32,6 +33,14 @@ static void gen_help(void)
           "  --pfs PROFILE      run on the emulated parallel file system of\n"
           "                     PROFILE (a file, or a name in profiles/, e.g.\n"
           "                     lustre-hdd-small; docs/pfs.md)\n"
+          "  --pfs-random PROFILE,...\n"
+          "                     every run draws its own system from its seed:\n"
+          "                     native, or one of these profiles with targets,\n"
+          "                     bandwidth, latencies, striping and cache drawn\n"
+          "                     from wide ranges (logs/<run>.pfs, the manifest's\n"
+          "                     system column; docs/dataset.md)\n"
+          "  --native-share PCT runs of --pfs-random that run natively, without\n"
+          "                     the emulator (default 20)\n"
           "  -q, --quiet        no progress bar, no per-run failure lines\n"
           "  -h, --help         show this help\n"
           "\n"
@@ -65,6 +74,8 @@ static long int_arg(const char *s)
 struct gen_args {
     const char *sweep;
     const char *pfs;    /* --pfs PROFILE, or NULL */
+    const char *pfs_random; /* --pfs-random PROFILE,..., or NULL */
+    int native_share;   /* --native-share PCT */
     struct gen_options o;
 };
 
@@ -73,6 +84,7 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
     *done = 0;
     a->o.jobs = 1;
     a->o.timeout_s = 300;
+    a->native_share = -1; /* not given: 20 */
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -87,6 +99,22 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
                                        "number, got '%s'", s + 2);
         } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
             a->o.quiet = 1;
+        } else if (strcmp(s, "--pfs-random") == 0 ||
+                   strcmp(s, "--native-share") == 0) {
+            if (!val)
+                return cli_usage_error("gen", "gen: %s needs a value", s);
+            i++;
+            if (strcmp(s, "--pfs-random") == 0) {
+                a->pfs_random = val;
+                continue;
+            }
+            char *end;
+            errno = 0;
+            long pct = strtol(val, &end, 10);
+            if (errno || end == val || *end || pct < 0 || pct > 100)
+                return cli_usage_error("gen", "gen: --native-share takes a "
+                                       "percentage 0-100, got '%s'", val);
+            a->native_share = (int)pct;
         } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||
                    strcmp(s, "-j") == 0 || strcmp(s, "--jobs") == 0 ||
                    strcmp(s, "--timeout") == 0 ||
@@ -122,6 +150,42 @@ static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
         return cli_usage_error("gen", "gen: no SWEEP given");
     if (!a->o.out_dir)
         return cli_usage_error("gen", "gen: no output directory (-o DIR)");
+    if (a->pfs && a->pfs_random)
+        return cli_usage_error("gen", "gen: --pfs and --pfs-random exclude "
+                               "each other");
+    if (a->native_share >= 0 && !a->pfs_random)
+        return cli_usage_error("gen", "gen: --native-share needs --pfs-random");
+    if (a->native_share < 0)
+        a->native_share = -1; /* not given: 20 */
+    return CLI_OK;
+}
+
+/* --pfs-random LIST: resolve every profile of the comma list and load
+ * them as the base systems into *out. */
+static int load_systems(const char *list, int native_share,
+                        struct gen_systems **out)
+{
+    char copy[2048], paths[GEN_MAX_BASE_PROFILES][PATH_MAX];
+    const char *ptrs[GEN_MAX_BASE_PROFILES];
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", list);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == GEN_MAX_BASE_PROFILES)
+            return cli_usage_error("gen", "gen: --pfs-random takes at most %d "
+                                   "profiles", GEN_MAX_BASE_PROFILES);
+        if (cli_pfs_profile_path("gen", t, paths[n], sizeof paths[n]) != CLI_OK)
+            return CLI_BADINPUT;
+        ptrs[n] = paths[n];
+        n++;
+    }
+    if (n == 0)
+        return cli_usage_error("gen", "gen: --pfs-random needs a profile");
+    iosage_error err;
+    if (gen_systems_load(ptrs, n, native_share, out, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        return CLI_BADINPUT;
+    }
     return CLI_OK;
 }
 
@@ -168,11 +232,31 @@ int cmd_gen(int argc, char **argv)
     /* --pfs: the emulator preloaded after the tracer (its timers see the
      * emulated costs) */
     static char pfs_lib[PATH_MAX], mount[PATH_MAX], preload[2 * PATH_MAX + 2];
-    if (a.pfs) {
-        rc = cli_pfs_setup("gen", a.pfs, pfs_lib, sizeof pfs_lib, mount,
-                           sizeof mount);
+    struct gen_systems *systems = NULL;
+    if (a.pfs_random) {
+        rc = load_systems(a.pfs_random, a.native_share, &systems);
         if (rc != CLI_OK)
             return rc;
+        a.o.systems = systems;
+        a.o.native_preload = a.o.tracer;
+        /* the mount and the emulator's settings; each run then points
+         * the emulator at its own drawn profile */
+        a.pfs = a.pfs_random;
+        char first[PATH_MAX];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(a.pfs_random, ","),
+                 a.pfs_random);
+        rc = cli_pfs_setup("gen", first, pfs_lib, sizeof pfs_lib, mount,
+                           sizeof mount);
+    } else if (a.pfs) {
+        a.o.system = a.pfs;
+        rc = cli_pfs_setup("gen", a.pfs, pfs_lib, sizeof pfs_lib, mount,
+                           sizeof mount);
+    }
+    if (rc != CLI_OK) {
+        gen_systems_free(systems);
+        return rc;
+    }
+    if (a.pfs) {
         snprintf(preload, sizeof preload, "%s:%s", a.o.tracer, pfs_lib);
         a.o.tracer = preload;
     }
@@ -185,11 +269,13 @@ int cmd_gen(int argc, char **argv)
         cli_print_error(&err);
         if (a.pfs)
             cli_pfs_cleanup(mount);
+        gen_systems_free(systems);
         return cli_exit_for(st);
     }
     struct gen_summary sum;
     st = gen_run(s, &a.o, &sum, &err);
     gen_sweep_free(s);
+    gen_systems_free(systems);
     if (a.pfs)
         cli_pfs_cleanup(mount);
     if (st != IOSAGE_OK) {

@@ -52,23 +52,34 @@ static int first_existing(char *out, size_t size, const char *dir,
 }
 
 /* See cli.h. */
-int cli_pfs_setup(const char *cmd, const char *profile, char *lib,
-                  size_t libsize, char *mount, size_t mountsize)
+int cli_pfs_profile_path(const char *cmd, const char *profile, char *path,
+                         size_t size)
 {
-    char dir[PATH_MAX - 128], path[PATH_MAX];
+    char dir[PATH_MAX - 128];
     int have_dir = exe_dir(dir, sizeof dir) == 0;
     /* PROFILE: a file, or the name of a shipped profile */
     static const char *const prof_rel[] = {"%s/../profiles/%s.pfs",
                                            "%s/../share/iosage/profiles/%s.pfs",
                                            NULL};
     if (access(profile, R_OK) == 0)
-        snprintf(path, sizeof path, "%s", profile);
+        snprintf(path, size, "%s", profile);
     else if (strchr(profile, '/') || !have_dir ||
-             first_existing(path, sizeof path, dir, prof_rel, profile) < 0) {
+             first_existing(path, size, dir, prof_rel, profile) < 0) {
         fprintf(stderr, "iosage: %s: --pfs %s: no such profile (a file, or "
                 "a name in profiles/)\n", cmd, profile);
         return CLI_BADINPUT;
     }
+    return CLI_OK;
+}
+
+/* See cli.h. */
+int cli_pfs_setup(const char *cmd, const char *profile, char *lib,
+                  size_t libsize, char *mount, size_t mountsize)
+{
+    char dir[PATH_MAX - 128], path[PATH_MAX];
+    int have_dir = exe_dir(dir, sizeof dir) == 0;
+    if (cli_pfs_profile_path(cmd, profile, path, sizeof path) != CLI_OK)
+        return CLI_BADINPUT;
     struct pfs_profile p;
     char err[256];
     if (pfs_profile_load(&p, path, err, sizeof err) < 0) {

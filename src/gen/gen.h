@@ -18,7 +18,10 @@
  *
  * Run r of configuration C is "C-rR" with seed = hash(run id); the kernel
  * gets "--seed N" appended. The manifest (DIR/manifest.tsv) has one row per
- * run; finished runs are skipped when gen runs again (resumable).
+ * run; finished runs are skipped when gen runs again (resumable). Its
+ * last column, "system", says what the run ran on: "native", a --pfs
+ * profile's name, or a drawn system (see gen_system_draw); manifests
+ * written before that column existed are still read and resumed.
  *
  * Ownership: gen_sweep_load returns a sweep owned by the caller
  * (gen_sweep_free accepts NULL). Nothing here prints except gen_run's
@@ -65,10 +68,46 @@ const char *gen_split(const struct gen_config *c, const char *run_id);
 /* Seed of a run: a positive 31-bit hash of the run id. */
 long gen_seed(const char *run_id);
 
+/* --- Randomized systems (system.c) ------------------------------------------
+ *
+ * With `--pfs-random PROFILES` every run draws its file system from its
+ * seed: native (no emulator) with probability native_pct %, else one of the
+ * base profiles with its targets, bandwidth, RPC and metadata latency,
+ * default striping and client cache drawn from wide ranges (system.c says
+ * which). The drawn profile is written beside the run's log as
+ * logs/<run>.pfs and summed up in the manifest's "system" column. */
+#define GEN_MAX_BASE_PROFILES 8
+
+struct gen_systems; /* opaque: the base profiles */
+struct pfs_profile; /* pfs/src/pfs_model.h */
+
+/* Read the base profiles (files). On error *out is NULL and err names the
+ * file. Free with gen_systems_free (accepts NULL). */
+iosage_status gen_systems_load(const char *const *paths, int n, int native_pct,
+                               struct gen_systems **out, iosage_error *err);
+void gen_systems_free(struct gen_systems *s);
+
+/* Draw the system of the run with this seed into *p: returns 0 for a
+ * native run (p untouched), 1 for an emulated one. */
+int gen_system_draw(const struct gen_systems *s, long seed,
+                    struct pfs_profile *p);
+
+/* Write p as a complete profile file at path (through a temporary file). */
+iosage_status gen_system_write(const struct pfs_profile *p, const char *run_id,
+                               const char *path, iosage_error *err);
+
+/* One-line summary of p for the manifest's system column. */
+void gen_system_summary(const struct pfs_profile *p, char *out, size_t size);
+
 struct gen_options {
     const char *out_dir;    /* DIR: logs/ and manifest.tsv go here */
     const char *bench_dir;  /* where the kernels are */
-    const char *tracer;     /* libiosage-trace-mpi.so */
+    const char *tracer;     /* what to preload: libiosage-trace-mpi.so, or
+                               "tracer:emulator" with --pfs / --pfs-random */
+    const char *system;     /* manifest system column when not randomized:
+                               "native" (NULL) or the --pfs profile's name */
+    const struct gen_systems *systems; /* --pfs-random, else NULL */
+    const char *native_preload; /* --pfs-random: the tracer alone */
     int jobs;               /* runs at once */
     int timeout_s;          /* per run; killed after */
     int progress;           /* draw a progress bar on stderr */

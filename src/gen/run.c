@@ -5,6 +5,7 @@
  * Files under DIR:
  *   logs/<run>.darshan   the run's log (renamed into place only on success)
  *   logs/<run>.out       the run's stdout and stderr
+ *   logs/<run>.pfs       with --pfs-random: the system the run drew
  *   manifest.tsv         one row per run (header first); rows of earlier
  *                        invocations are kept, and a run whose row says ok
  *                        and whose log exists is not run again
@@ -25,10 +26,15 @@
 
 #include "ios_common.h"
 #include "gen.h"
+#include "pfs_model.h"
 
 #define MANIFEST_HEADER                                                        \
     "run_id\tconfig_id\tkernel\tflags\tranks\tlabels\tseed\twall_seconds\t"   \
-    "log\tsplit\tstatus\n"
+    "log\tsplit\tstatus\tsystem\n"
+
+/* Columns before "system": rows of manifests older than that column have
+ * only these. */
+#define MANIFEST_OLD_COLUMNS 11
 
 struct job {
     pid_t pid;              /* 0 = free slot */
@@ -36,6 +42,8 @@ struct job {
     char run_id[128];
     long seed;
     double t0;
+    int emulated;           /* --pfs-random: runs on a drawn system */
+    char system[320];       /* the manifest's system column */
 };
 
 static double now(void)
@@ -67,12 +75,32 @@ static const char *last_row(const char *text, const char *run_id, size_t *len)
     return found;
 }
 
-/* 1 when the last manifest row of run_id has status ok. */
+/* 1 when the last manifest row of run_id has status ok (the eleventh
+ * column, the last one in manifests without the system column). */
 static int manifest_has_ok(const char *text, const char *run_id)
 {
     size_t len = 0;
     const char *row = last_row(text, run_id, &len);
-    return row && len >= 3 && memcmp(row + len - 3, "\tok", 3) == 0;
+    if (!row)
+        return 0;
+    const char *p = row, *end = row + len;
+    for (int tabs = 0; tabs < MANIFEST_OLD_COLUMNS - 1; tabs++) {
+        p = memchr(p, '\t', (size_t)(end - p));
+        if (!p)
+            return 0;
+        p++;
+    }
+    return end - p >= 2 && memcmp(p, "ok", 2) == 0 &&
+           (end - p == 2 || p[2] == '\t');
+}
+
+/* Number of tab-separated columns of a row of len bytes. */
+static int row_columns(const char *row, size_t len)
+{
+    int n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += row[i] == '\t';
+    return n;
 }
 
 /* Whole manifest as a string ("" when absent); NULL on no memory. */
@@ -92,9 +120,9 @@ static void manifest_row(FILE *m, const struct job *j, double wall,
     fprintf(m, "%s\t%s\t%s\t", j->run_id, j->cfg->id, j->cfg->kernel);
     for (int i = 0; i < j->cfg->n_flags; i++)
         fprintf(m, "%s%s", i ? " " : "", j->cfg->flags[i]);
-    fprintf(m, "\t%d\t%s\t%ld\t%.3f\t%s\t%s\t%s\n", j->cfg->ranks,
+    fprintf(m, "\t%d\t%s\t%ld\t%.3f\t%s\t%s\t%s\t%s\n", j->cfg->ranks,
             j->cfg->labels, j->seed, wall, log, gen_split(j->cfg, j->run_id),
-            status);
+            status, j->system);
     fflush(m);
 }
 
@@ -119,6 +147,9 @@ static int manifest_compact(const char *path, const struct gen_sweep *sw)
             const char *row = last_row(text, id, &len);
             if (row) {
                 fwrite(row, 1, len, f);
+                /* a row from before the system column: unknown system */
+                if (row_columns(row, len) == MANIFEST_OLD_COLUMNS)
+                    fputs("\t-", f);
                 fputc('\n', f);
             }
         }
@@ -131,6 +162,34 @@ static int manifest_compact(const char *path, const struct gen_sweep *sw)
 }
 
 /* --- Running one run ------------------------------------------------------- */
+
+static void run_paths(const struct gen_options *o, const struct job *j,
+                      char *log, char *tmp, char *out, size_t size);
+
+/* The .pfs file of a run's drawn system into path. */
+static void system_path(const struct gen_options *o, const struct job *j,
+                        char *path, size_t size)
+{
+    snprintf(path, size, "%s/logs/%s.pfs", o->out_dir, j->run_id);
+}
+
+/* In the child of a --pfs-random run: point the emulator at the run's
+ * drawn profile, or, for a native run, take the emulator out of the
+ * environment (mpirun forwards every OMPI_* variable to the ranks).
+ * Returns what to preload. */
+static const char *system_env(const struct gen_options *o, const struct job *j)
+{
+    if (!j->emulated) {
+        unsetenv("OMPI_IOSAGE_PFS_PROFILE");
+        unsetenv("OMPI_IOSAGE_PFS_MOUNT");
+        unsetenv("OMPI_IOSAGE_PFS_TMPDIR");
+        return o->native_preload;
+    }
+    char rel[4096], abs[4096];
+    system_path(o, j, rel, sizeof rel);
+    setenv("OMPI_IOSAGE_PFS_PROFILE", realpath(rel, abs) ? abs : rel, 1);
+    return o->tracer;
+}
 
 /* In the child: redirect output, build argv, exec mpirun. Never returns. */
 static void exec_run(const struct gen_options *o, const struct job *j,
@@ -154,7 +213,10 @@ static void exec_run(const struct gen_options *o, const struct job *j,
     }
     static char np[16], preload[4200], logenv[4200], kernel[4200], seed[32];
     snprintf(np, sizeof np, "%d", j->cfg->ranks);
-    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", o->tracer);
+    const char *lib = o->tracer;
+    if (o->systems)
+        lib = system_env(o, j);
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", lib);
     snprintf(logenv, sizeof logenv, "IOSAGE_LOG=%s", tmp_log);
     snprintf(kernel, sizeof kernel, "%s/%s", o->bench_dir, j->cfg->kernel);
     snprintf(seed, sizeof seed, "%ld", j->seed);
@@ -193,11 +255,35 @@ static void run_paths(const struct gen_options *o, const struct job *j,
     snprintf(out, size, "%s/logs/%s.out", o->out_dir, j->run_id);
 }
 
+/* Fill the job's system: the one --pfs named, or a drawn one whose profile
+ * is written beside the log. Returns 0, or -1 when it cannot be written. */
+static int choose_system(const struct gen_options *o, struct job *j)
+{
+    j->emulated = 0;
+    snprintf(j->system, sizeof j->system, "%s",
+             o->system ? o->system : "native");
+    if (!o->systems)
+        return 0;
+    struct pfs_profile p;
+    if (!gen_system_draw(o->systems, j->seed, &p))
+        return 0;
+    char path[4096];
+    iosage_error err;
+    system_path(o, j, path, sizeof path);
+    if (gen_system_write(&p, j->run_id, path, &err) != IOSAGE_OK)
+        return -1;
+    gen_system_summary(&p, j->system, sizeof j->system);
+    j->emulated = 1;
+    return 0;
+}
+
 static int start_job(const struct gen_options *o, struct job *j)
 {
     char log[4096], tmp[4096], out[4096];
     run_paths(o, j, log, tmp, out, sizeof log);
     unlink(tmp);
+    if (choose_system(o, j) != 0)
+        return -1;
     j->t0 = now();
     pid_t pid = fork();
     if (pid < 0)
@@ -335,7 +421,7 @@ iosage_status gen_run(const struct gen_sweep *s, const struct gen_options *o,
     for (size_t i = 0; jobs && i < s->n; i++) {
         const struct gen_config *c = &s->configs[i];
         for (int r = 0; r < c->repeats; r++) {
-            struct job next = {0, c, "", 0, 0};
+            struct job next = {0, c, "", 0, 0, 0, ""};
             snprintf(next.run_id, sizeof next.run_id, "%s-r%d", c->id, r);
             next.seed = gen_seed(next.run_id);
             char log[4096];
