@@ -149,7 +149,7 @@ json_t *adv_offline_change(const struct adv_finding *f,
                            size_t n_configs)
 {
     const struct iosage_pattern *p = iosage_pattern_get(f->pattern);
-    const struct adv_change *ch = adv_change_find(p->id, f->change_id);
+    const struct iosage_pattern_change *ch = adv_change_find(p->id, f->change_id);
     const struct iosage_config *cfg = NULL;
     const struct iosage_config_setting *set = NULL;
     char sug[300], text[1200], why[800], lab[200], pct[16];

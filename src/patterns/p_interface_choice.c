@@ -2,13 +2,15 @@
  * src/patterns/p_interface_choice.c - shared-file I/O without collective
  * MPI-IO.
  *
- * Criterion (LABELING.md; the rule below is src/label/criteria.c): shared data files (data moved by at least two ranks)
+ * Criterion (LABELING.md; criterion() below)
+ *: shared data files (data moved by at least two ranks)
  * of which at least 90% of the data operations are POSIX or independent
  * MPI-IO, with small requests (average under 1 MiB) or requests that are not
  * contiguous per rank, carry together at least 10% of the job's I/O time.
  * Large disjoint contiguous blocks per rank do not count.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "ios_patterns.h"
 
@@ -17,13 +19,86 @@ static const char *const key_features[] = {
     "file_shared_time_share", "job_small_op_share", "posix_consec_write_share",
     "mpiio_coll_write_share", NULL};
 
-/* The criterion of LABELING.md, as the labeler (src/label) applies it,
- * without the healthy gate: one implementation of the criteria. */
+/* The criterion of LABELING.md on the table's layer view (the labeler
+ * applies the healthy gate, not this):
+ * A shared data file whose data operations are at least 90% POSIX or
+ * independent MPI-IO, with small requests (average under 1 MiB) or requests
+ * that are not contiguous per rank, carrying material I/O. */
+struct ic_file {
+    double indep, ops;   /* data ops: POSIX or independent MPI-IO, and all */
+    double iops, bytes;  /* ops and bytes at the interface layer */
+    int noncontig;
+};
+
+static void ic_measure(const struct fl_file *f, struct ic_file *c)
+{
+    const struct fl_layer *p = &f->L[FL_POSIX];
+    c->indep = c->ops = c->iops = c->bytes = 0;
+    if (f->L[FL_MPIIO].present) {
+        const struct fl_layer *m = &f->L[FL_MPIIO];
+        c->indep = (double)m->indep_ops;
+        c->ops = c->iops = (double)(m->indep_ops + m->coll_ops);
+        c->bytes = (double)(m->bytes_r + m->bytes_w);
+    } else if (p->present) {
+        c->indep = c->ops = c->iops = (double)(p->reads + p->writes);
+        c->bytes = (double)(p->bytes_r + p->bytes_w);
+    }
+    /* STDIO and DFS operations are neither POSIX nor MPI-IO. */
+    for (int k = FL_STDIO; k <= FL_DFS; k++)
+        if (fl_counted(f, k))
+            c->ops += (double)(f->L[k].reads + f->L[k].writes);
+    /* Not contiguous: the requests reach the file system in pieces under
+     * 1 MiB (an MPI-IO request split by a file view or a datatype). Large
+     * disjoint blocks per rank do not count, interleaved or not. */
+    double pops = (double)(p->reads + p->writes);
+    double pbytes = (double)(p->bytes_r + p->bytes_w);
+    c->noncontig = f->L[FL_MPIIO].present && pops > 0 && pbytes / pops < IOS_MIB;
+}
+
+static void criterion(const struct fl_table *t, int *present, double *value,
+                      char *ev, size_t size)
+{
+    double time = 0, fops = 0;
+    int64_t files = 0;
+    char detail[160] = "";
+    for (size_t i = 0; i < t->n; i++) {
+        const struct fl_file *f = &t->files[i];
+        if (!fl_is_data(f) || !fl_is_shared(f))
+            continue;
+        struct ic_file c;
+        ic_measure(f, &c);
+        double indep_share = c.ops > 0 ? c.indep / c.ops : 0;
+        double avg = c.iops > 0 ? c.bytes / c.iops : 0;
+        if (c.ops <= 0 || indep_share < 0.90 || (avg >= IOS_MIB && !c.noncontig))
+            continue;
+        files++;
+        time += fl_file_time(f);
+        fops += (double)fl_file_ops(f);
+        if (!detail[0]) {
+            const char *base = f->path ? f->path : "(unnamed)";
+            for (const char *s = base; *s; s++)
+                if (*s == '/')
+                    base = s + 1;
+            snprintf(detail, sizeof detail, " [%.60s %s %.0f%% indep, %.0f ops, avg %.0f B%s]",
+                     base, f->L[FL_MPIIO].present ? "MPI-IO" : "POSIX",
+                     100 * indep_share, c.ops, avg, c.noncontig ? ", POSIX pieces < 1 MiB" : "");
+        }
+    }
+    double mat = fl_material(t, time, fops);
+    *present = files > 0 && mat >= IOSAGE_LABEL_MATERIAL;
+    *value = mat;
+    char p[16];
+    snprintf(ev, size,
+             "%lld shared data file(s), >= 90%% POSIX/independent MPI-IO ops, small "
+             "or non-contiguous requests, %s of I/O time%s",
+             (long long)files, ios_fmt_label_pct(p, sizeof p, mat), detail);
+}
+
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)t;
-    ios_label_rule(log, IOSAGE_LABEL_INTERFACE_CHOICE, v);
+    (void)log;
+    ios_rule_verdict(criterion, t, v);
 }
 
 static void one_line(const iosage_file_table *t, const struct iosage_file_row *r,
@@ -58,6 +133,29 @@ static void evidence(const iosage_log *log, const iosage_file_table *t,
         one_line(t, &t->rows[s.top[k]], ev);
 }
 
+/* Offline advice: the share of the I/O time, the main file and the change
+ * (see src/advise/findings.c for the shares of every pattern). */
+static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f)
+{
+    struct ios_scan s;
+    ios_scan_indep_shared(t, &s);
+    ios_finding_from_scan(t, &s, "collective_io", f);
+}
+
+/* The change ids of docs/report.md for this pattern. */
+static const struct iosage_pattern_change changes[] = {
+    {"collective_io",
+     "Use collective calls (MPI_File_write_all / MPI_File_read_all, or the "
+     "I/O library's collective mode) with collective buffering hints "
+     "(romio_cb_write=enable, romio_cb_read=enable).",
+     "Aggregator ranks write large contiguous pieces of the shared file "
+     "instead of every rank sending small independent requests.",
+     "The ranks write large disjoint contiguous blocks, where independent I/O "
+     "does as well, and the aggregators (one a node by default) would carry "
+     "every rank's data through their own links: slower."},
+    {NULL, NULL, NULL, NULL},
+};
+
 const struct iosage_pattern ios_pattern_interface_choice = {
     .id = "interface_choice",
     .name = "Shared file without collective I/O",
@@ -73,4 +171,8 @@ const struct iosage_pattern ios_pattern_interface_choice = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .finding = finding,
+    .changes = changes,
+    .advice_rank = 1,
+    .abbrev = "IC",
 };
