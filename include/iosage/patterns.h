@@ -45,9 +45,10 @@ struct iosage_evidence {
 /* What a pattern's threshold rule found. */
 struct iosage_rule_verdict {
     int detected;  /* 1 when every criterion holds */
-    double value;  /* the main measured value (pattern-specific, e.g. the
-                      share of I/O time that carries it; the value of
-                      iosage_label_criterion) */
+    double value;  /* the criterion's main measured value (pattern-specific,
+                      e.g. the share of the job's I/O time in the files
+                      that carry it; the ratio of the slowest rank's I/O
+                      time to the mean rank's) */
     char reason[IOSAGE_REASON_MAX]; /* the numbers behind the decision: the
                                        labeler's evidence line */
 };

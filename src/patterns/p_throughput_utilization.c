@@ -74,6 +74,11 @@ static void tu_file(const struct fl_file *f, struct tu_scan *s)
     for (int k = 0; k < FL_NLAYERS; k++)
         if (f->L[k].max_byte >= 0 && f->L[k].bytes_r > br)
             br = f->L[k].bytes_r;
+    /* Under MPI-IO the application's reads are MPI-IO's: POSIX reads that
+     * MPI-IO made itself (data sieving, collective buffering) do not count
+     * (the same rule as the feature's scan, src/features/scan.c). */
+    if (f->L[FL_MPIIO].present && f->L[FL_MPIIO].bytes_r < br)
+        br = f->L[FL_MPIIO].bytes_r;
     if (ext > 0 && (double)br >= 2.0 * (double)ext) {
         s->rr_files++; /* the reads are what repeats */
         s->rr_time += fl_dir_time(f, 0);
