@@ -70,6 +70,17 @@ struct iosage_pattern_finding {
                               table */
 };
 
+/* A floor on a pattern's defining quantity, a feature of the feature vector
+ * (docs/features.md): below every one of its floors a pattern is never
+ * reported, whatever a model's score (docs/report.md "Floors"). */
+struct iosage_pattern_floor {
+    const char *feature;  /* feature name */
+    double min;           /* the floor: the feature must reach it */
+    int time_share;       /* 1: a share of the job's I/O time, not measured
+                             when the log has no I/O time (then the floor
+                             does not apply) */
+};
+
 struct iosage_pattern {
     const char *id;            /* "access_granularity", ... */
     const char *name;          /* display name */
@@ -96,6 +107,10 @@ struct iosage_pattern {
     int advice_rank;
     const char *abbrev;        /* two letters for the labeler's one-line
                                   evidence ("AG") */
+    /* Floors on the defining quantity, ended by an entry with a NULL
+     * feature; the pattern may be reported when any one is reached. NULL:
+     * no floor. */
+    const struct iosage_pattern_floor *floors;
 };
 
 /* Number of registered patterns (<= IOSAGE_MAX_PATTERNS). */
@@ -107,6 +122,15 @@ IOSAGE_API const struct iosage_pattern *iosage_pattern_get(int i);
 /* Pattern by id, or NULL; and its index, or -1. */
 IOSAGE_API const struct iosage_pattern *iosage_pattern_find(const char *id);
 IOSAGE_API int iosage_pattern_index(const char *id);
+
+/* Does the feature row x (IOSAGE_NUM_FEATURES values) reach one of p's
+ * floors (or has p none, or are its floors not measured)? 1 yes: p may be
+ * reported; 0 no: it is never reported, and when why is not NULL it gets
+ * the values against their floors, e.g. "rank_time_imbalance 0.045 <
+ * 0.2, rank_bytes_imbalance 0.0123 < 0.2" (NUL-terminated, cut to size). */
+IOSAGE_API int iosage_pattern_floor_met(const struct iosage_pattern *p,
+                                        const float *x, char *why,
+                                        size_t size);
 
 /* The change change_id of pattern p, or NULL. */
 IOSAGE_API const struct iosage_pattern_change *iosage_pattern_change_find(

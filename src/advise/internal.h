@@ -32,6 +32,10 @@ const struct iosage_pattern_change *adv_change_find(const char *pattern,
 
 /* --- Findings (findings.c) ------------------------------------------------- */
 
+/* A change is proposed only for a finding whose operations hold at least
+ * this share of the job's I/O time (docs/report.md). */
+#define ADV_CHANGE_MIN_SHARE 0.05
+
 struct adv_finding {
     int pattern;            /* registry index */
     double share;           /* share of the job's I/O time that carries it */

@@ -555,6 +555,29 @@ static iosage_status predict_all(const struct eval_args *a, struct eval *e,
     return st;
 }
 
+/* How often a floor overrode the models on the rows kept (rule 4 of the
+ * detection rule, iosage/model.h): pattern reports taken back, on how many
+ * runs, and how many of them the run's label has (the floor cost a true
+ * positive there). */
+static void print_floors(const iosage_dataset *ds, const uint8_t *keep,
+                         const struct iosage_detection *det)
+{
+    int64_t reports = 0, runs = 0, labeled = 0;
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (!keep[i] || det[i].n_floored == 0)
+            continue;
+        runs++;
+        for (int k = 0; k < det[i].n_patterns; k++)
+            if (det[i].floored[k]) {
+                reports++;
+                labeled += (ds->labels[i] >> k) & 1u;
+            }
+    }
+    printf("\nfloors (models): %" PRId64 " pattern report(s) overridden on %"
+           PRId64 " run(s), %" PRId64 " of them labeled with the pattern\n",
+           reports, runs, labeled);
+}
+
 static int report(const struct eval_args *a, struct eval *e)
 {
     const char *split = a->split == SPLIT_ALL ? "all"
@@ -583,6 +606,7 @@ static int report(const struct eval_args *a, struct eval *e)
         print_compare(mt, split);
     else
         print_text(&mt[0], split);
+    print_floors(e->ds, e->keep, e->det);
     return a->errors ? print_errors(e->ds, e->keep, e->pred, e->det) : CLI_OK;
 }
 

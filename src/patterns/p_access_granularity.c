@@ -140,6 +140,13 @@ static const struct iosage_pattern_change changes[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below the share of the job's I/O time in data files whose requests are mostly small: at least 5%. */
+static const struct iosage_pattern_floor floors[] = {
+    {"job_small_file_time_share", 0.05, 1},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_access_granularity = {
     .id = "access_granularity",
     .name = "Small I/O requests",
@@ -157,5 +164,6 @@ const struct iosage_pattern ios_pattern_access_granularity = {
     .finding = finding,
     .changes = changes,
     .advice_rank = 3,
+    .floors = floors,
     .abbrev = "AG",
 };

@@ -126,6 +126,14 @@ static const struct iosage_pattern_change changes[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below the share of the job's I/O time in data files with at least 20%
+ * non-sequential operations: at least 5%. */
+static const struct iosage_pattern_floor floors[] = {
+    {"posix_nonseq_file_time_share", 0.05, 1},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_access_pattern = {
     .id = "access_pattern",
     .name = "Non-sequential access",
@@ -142,5 +150,6 @@ const struct iosage_pattern ios_pattern_access_pattern = {
     .finding = finding,
     .changes = changes,
     .advice_rank = 4,
+    .floors = floors,
     .abbrev = "AP",
 };

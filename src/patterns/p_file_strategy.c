@@ -128,6 +128,14 @@ static const struct iosage_pattern_change changes[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below data files per rank: at least 0.05 (one file per 20 ranks;
+ * lg(0.05) = 0.0212). */
+static const struct iosage_pattern_floor floors[] = {
+    {"file_per_rank_log", 0.0212, 0},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_file_strategy = {
     .id = "file_strategy",
     .name = "Too many files",
@@ -145,5 +153,6 @@ const struct iosage_pattern ios_pattern_file_strategy = {
     .finding = finding,
     .changes = changes,
     .advice_rank = 2,
+    .floors = floors,
     .abbrev = "FS",
 };

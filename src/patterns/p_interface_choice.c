@@ -156,6 +156,14 @@ static const struct iosage_pattern_change changes[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below the share of the job's I/O time in shared data files accessed
+ * independently in small or non-contiguous requests: at least 5%. */
+static const struct iosage_pattern_floor floors[] = {
+    {"file_indep_shared_time_share", 0.05, 1},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_interface_choice = {
     .id = "interface_choice",
     .name = "Shared file without collective I/O",
@@ -174,5 +182,6 @@ const struct iosage_pattern ios_pattern_interface_choice = {
     .finding = finding,
     .changes = changes,
     .advice_rank = 1,
+    .floors = floors,
     .abbrev = "IC",
 };

@@ -139,6 +139,13 @@ static const struct iosage_pattern_change changes[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below the metadata share of the job's I/O time: at least 10%. */
+static const struct iosage_pattern_floor floors[] = {
+    {"job_meta_time_share", 0.10, 1},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_metadata_intensity = {
     .id = "metadata_intensity",
     .name = "Metadata-heavy I/O",
@@ -155,5 +162,6 @@ const struct iosage_pattern ios_pattern_metadata_intensity = {
     .finding = finding,
     .changes = changes,
     .advice_rank = 5,
+    .floors = floors,
     .abbrev = "MI",
 };

@@ -137,6 +137,20 @@ static const struct iosage_pattern_change changes[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, unless the per-rank I/O time or bytes estimate is imbalanced
+ * (1 - mean / max at least 0.2: the slowest rank at least 1.25x the mean
+ * rank), or the slowest and fastest ranks of shared files moved bytes that
+ * differ by at least half (shared_bytes_spread 0.5: the per-rank estimate
+ * sees only the slowest rank's bytes, so a rank that moves 10x the data in
+ * the same time shows only there). */
+static const struct iosage_pattern_floor floors[] = {
+    {"rank_time_imbalance", 0.2, 0},
+    {"rank_bytes_imbalance", 0.2, 0},
+    {"shared_bytes_spread", 0.5, 0},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_parallelism_efficiency = {
     .id = "parallelism_efficiency",
     .name = "Rank imbalance",
@@ -153,5 +167,6 @@ const struct iosage_pattern ios_pattern_parallelism_efficiency = {
     .finding = finding,
     .changes = changes,
     .advice_rank = 6,
+    .floors = floors,
     .abbrev = "PE",
 };

@@ -210,6 +210,18 @@ static const struct iosage_pattern_change changes[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below syncs beyond 2 per rank and file, per POSIX write: at least 0.05; or
+ * the read time of files read at least 2x their extent: at least 5% of the
+ * job's I/O time; or the bytes written to files striped over one OST: at
+ * least half of those written to files with Lustre data. */
+static const struct iosage_pattern_floor floors[] = {
+    {"sync_extra_per_write", 0.05, 0},
+    {"reread_time_share", 0.05, 1},
+    {"lustre_single_ost_write_share", 0.5, 0},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_throughput_utilization = {
     .id = "throughput_utilization",
     .name = "Storage underused",
@@ -226,5 +238,6 @@ const struct iosage_pattern ios_pattern_throughput_utilization = {
     .finding = finding,
     .changes = changes,
     .advice_rank = 0,
+    .floors = floors,
     .abbrev = "TU",
 };

@@ -2,6 +2,7 @@
  * src/patterns/registry.c - lookups over the registered patterns
  * (pattern_list.c holds the list).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ios_patterns.h"
@@ -44,4 +45,43 @@ const struct iosage_pattern_change *iosage_pattern_change_find(
         if (strcmp(p->changes[i].id, change_id) == 0)
             return &p->changes[i];
     return NULL;
+}
+
+/* Does the row have no I/O time (T = 0: the three time shares are 0)? */
+static int no_io_time(const float *x)
+{
+    static const char *const shares[] = {"job_read_time_share",
+                                         "job_write_time_share",
+                                         "job_meta_time_share"};
+    for (int i = 0; i < 3; i++) {
+        int f = iosage_feature_index(shares[i]);
+        if (f < 0 || x[f] > 0.0f)
+            return 0;
+    }
+    return 1;
+}
+
+int iosage_pattern_floor_met(const struct iosage_pattern *p, const float *x,
+                             char *why, size_t size)
+{
+    size_t used = 0;
+    if (why && size)
+        why[0] = '\0';
+    if (!p || !p->floors || !p->floors[0].feature || !x)
+        return 1;
+    int untimed = no_io_time(x);
+    for (int i = 0; p->floors[i].feature; i++) {
+        const struct iosage_pattern_floor *fl = &p->floors[i];
+        int f = iosage_feature_index(fl->feature);
+        if (f < 0 || (fl->time_share && untimed) || (double)x[f] >= fl->min) {
+            if (why && size)
+                why[0] = '\0';
+            return 1;
+        }
+        if (why && used < size)
+            used += (size_t)snprintf(why + used, size - used, "%s%s %.3g < %g",
+                                     i ? ", " : "", fl->feature, (double)x[f],
+                                     fl->min);
+    }
+    return 0;
 }
