@@ -88,6 +88,10 @@ struct iosage_pattern {
     const char *change;        /* the change template */
     const char *not_applicable; /* when the change does not apply */
     const char *const *key_features; /* feature names, NULL-terminated */
+    /* The features the pattern's model is trained on besides its key
+     * features (training's feature_sets, iosage/model.h), NULL-terminated;
+     * NULL: every feature. */
+    const char *const *model_features;
     /* Fill ev from the table (log may be used for names and job data). */
     void (*evidence)(const iosage_log *log, const iosage_file_table *t,
                      struct iosage_evidence *ev);

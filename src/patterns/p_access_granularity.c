@@ -20,6 +20,19 @@ static const char *const key_features[] = {
     "posix_small_read_share", "posix_tiny_op_share", "mpiio_small_op_share",
     "posix_write_size_log", "posix_read_size_log", NULL};
 
+/* The model sees only the key features and these, the other inputs of the
+ * criterion (training's feature_sets, src/model/train.c). */
+static const char *const model_features[] = {
+    "job_small_ops_per_rank_log", "stdio_small_op_share", "mpiio_op_size_log",
+    "posix_read_0_100_share", "posix_read_100_1k_share",
+    "posix_read_1k_10k_share", "posix_read_10k_100k_share",
+    "posix_read_100k_1m_share", "posix_read_1m_4m_share",
+    "posix_read_4m_10m_share", "posix_read_10m_plus_share",
+    "posix_write_0_100_share", "posix_write_100_1k_share",
+    "posix_write_1k_10k_share", "posix_write_10k_100k_share",
+    "posix_write_100k_1m_share", "posix_write_1m_4m_share",
+    "posix_write_4m_10m_share", "posix_write_10m_plus_share", NULL};
+
 /* The criterion of LABELING.md on the table's layer view (the labeler
  * applies the healthy gate, not this):
  * Small requests are at least half of the reads (or writes) of the data
@@ -159,6 +172,7 @@ const struct iosage_pattern ios_pattern_access_granularity = {
     .not_applicable = "The small requests carry only a negligible share of "
                       "the I/O time.",
     .key_features = key_features,
+    .model_features = model_features,
     .evidence = evidence,
     .rule = rule,
     .finding = finding,

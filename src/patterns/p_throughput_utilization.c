@@ -25,6 +25,11 @@ static const char *const key_features[] = {
     "reread_time_share", "posix_reread_ratio_log", "posix_reread_byte_share",
     NULL};
 
+/* The model sees only the key features and these, the other inputs of the
+ * criterion (training's feature_sets, src/model/train.c). */
+static const char *const model_features[] = {
+    "mpiio_sync_per_write_log", "stdio_flush_per_write_log", NULL};
+
 /* The files behind each of the three criteria (for the evidence). */
 struct tu {
     struct ios_scan sync, ost, reread;
@@ -233,6 +238,7 @@ const struct iosage_pattern ios_pattern_throughput_utilization = {
               "read it once.",
     .not_applicable = "Durability after each write is a requirement.",
     .key_features = key_features,
+    .model_features = model_features,
     .evidence = evidence,
     .rule = rule,
     .finding = finding,
