@@ -419,8 +419,9 @@ static iosage_status gather(const char *path, struct row_evidence *e,
     iosage_analysis *an = NULL;
     memset(e, 0, sizeof *e);
     iosage_status st = iosage_analyze(path, &o, &an, err);
-    if (st == IOSAGE_OK)
-        st = iosage_label_log(an->log, &e->label, err);
+    if (st == IOSAGE_OK) /* the labeler, the rules and the evidence on the
+                            analysis's one table */
+        iosage_label_table(an->log, an->table, &e->label);
     if (st == IOSAGE_OK)
         st = iosage_rules_eval(an->log, an->table, &e->rules);
     for (int k = 0; st == IOSAGE_OK && k < iosage_pattern_count(); k++)
