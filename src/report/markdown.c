@@ -150,7 +150,10 @@ static void md_changes(rep_out *o, const json_t *doc)
     const json_t *adv = rep_obj(doc, "advice");
     const json_t *cs = rep_arr(adv, "changes");
     rep_puts(o, "\n## Proposed changes\n\n");
-    if (json_array_size(cs) == 0)
+    if (json_array_size(cs) == 0 && json_array_size(rep_arr(doc, "findings")) > 0)
+        rep_puts(o, "None: the findings hold under 5% of the I/O time (see the "
+                    "warnings).\n");
+    else if (json_array_size(cs) == 0)
         rep_puts(o, "None: no bottleneck pattern to act on.\n");
     size_t i;
     const json_t *c;

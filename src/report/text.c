@@ -325,7 +325,10 @@ static void text_changes(struct tview *t, const json_t *doc)
     const json_t *adv = rep_obj(doc, "advice");
     const json_t *cs = rep_arr(adv, "changes");
     heading(t, "Proposed changes");
-    if (json_array_size(cs) == 0)
+    if (json_array_size(cs) == 0 && json_array_size(rep_arr(doc, "findings")) > 0)
+        rep_puts(t->o, "  none: the findings hold under 5% of the I/O time (see "
+                       "the warnings)\n");
+    else if (json_array_size(cs) == 0)
         rep_puts(t->o, "  none: no bottleneck pattern to act on\n");
     size_t i;
     const json_t *c;
