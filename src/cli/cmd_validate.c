@@ -145,16 +145,17 @@ static int take_value(struct validate_args *a, const char *opt,
     return 0;
 }
 
-static int is_valued(const char *s)
-{
-    const char *opts[] = {"--runs", "--warmup", "--timeout", "--llm",
-                          "--format", "--work", "--json", "--bench-dir",
-                          "--tracer", "--pfs"};
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        if (strcmp(s, opts[i]) == 0)
-            return 1;
-    return 0;
-}
+enum { OPT_VALUE = 1, OPT_ALL_CHANGES, OPT_QUIET };
+
+static const struct cli_option validate_options[] = {
+    {"--runs", NULL, 1, OPT_VALUE},      {"--warmup", NULL, 1, OPT_VALUE},
+    {"--timeout", NULL, 1, OPT_VALUE},   {"--llm", NULL, 1, OPT_VALUE},
+    {"--format", NULL, 1, OPT_VALUE},    {"--work", NULL, 1, OPT_VALUE},
+    {"--json", NULL, 1, OPT_VALUE},      {"--bench-dir", NULL, 1, OPT_VALUE},
+    {"--tracer", NULL, 1, OPT_VALUE},    {"--pfs", NULL, 1, OPT_VALUE},
+    {"--all-changes", NULL, 0, OPT_ALL_CHANGES},
+    {"--quiet", "-q", 0, OPT_QUIET},
+    {0}};
 
 static int parse_args(int argc, char **argv, struct validate_args *a,
                       int *done)
@@ -166,28 +167,20 @@ static int parse_args(int argc, char **argv, struct validate_args *a,
     a->scenarios = calloc((size_t)argc, sizeof *a->scenarios);
     if (!a->scenarios)
         return CLI_INTERNAL;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (cli_is_help(s)) {
-            validate_help();
-            *done = 1;
-            return CLI_OK;
-        } else if (strcmp(s, "--all-changes") == 0) {
+    struct cli_args it =
+        cli_args("validate", argc, argv, validate_options, validate_help);
+    int id;
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id == OPT_ALL_CHANGES)
             a->o.all_changes = 1;
-        } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
+        else if (id == OPT_QUIET)
             a->quiet = 1;
-        } else if (is_valued(s)) {
-            if (i + 1 >= argc)
-                return cli_usage_error("validate", "validate: %s needs a "
-                                       "value", s);
-            if (take_value(a, s, argv[++i]) != 0)
-                return CLI_USAGE;
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error("validate", "validate: unknown option "
-                                   "'%s'", s);
-        } else {
-            a->scenarios[a->n_scenarios++] = argv[i];
-        }
+        else if (id == OPT_VALUE && take_value(a, it.name, it.value) != 0)
+            return CLI_USAGE;
+        else if (id == CLI_ARG_OPERAND)
+            a->scenarios[a->n_scenarios++] = (char *)it.value; /* argv's */
     }
     if (a->n_scenarios == 0)
         return cli_usage_error("validate", "validate: no SCENARIO given");
