@@ -42,6 +42,7 @@
 
 #include "iosage/error.h"
 #include "iosage/model.h"
+#include "iosage/validate.h"
 #include "iosage/rules.h"
 
 #ifdef __cplusplus
@@ -123,6 +124,24 @@ IOSAGE_API void iosage_report_eval_compare(FILE *f,
 IOSAGE_API void iosage_report_eval_loko(FILE *f,
                                         const struct iosage_loko_row *rows,
                                         size_t n, int trees);
+
+/* --- The views of `iosage validate` (docs/validation.md) ------------------ */
+
+/* One scenario as text: baseline, labeler, advice, verdict, and per change
+ * the kernel and wall seconds with their speedup and interval. */
+IOSAGE_API void iosage_report_validate_text(FILE *out,
+                                            const struct iosage_validate_run *run);
+
+/* Every scenario as the iosage-validate JSON document (o: the runs and
+ * warm-ups used). */
+IOSAGE_API void iosage_report_validate_json(FILE *out,
+                                            const struct iosage_validate_run *runs,
+                                            int n,
+                                            const struct iosage_validate_options *o);
+
+/* Every scenario's changes as rows of the Markdown table. */
+IOSAGE_API void iosage_report_validate_markdown(
+    FILE *out, const struct iosage_validate_run *runs, int n);
 
 #ifdef __cplusplus
 }
