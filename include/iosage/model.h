@@ -398,8 +398,11 @@ IOSAGE_API int iosage_model_top_contributions(const float *x,
  *    "healthy": {"score": 1 - gate score, "detected": no pattern reported},
  *    "patterns": {"<id>": {"score": s, "detected": true|false,
  *                          "shap": [{"feature": name, "value": v,
- *                                    "contribution": c}, ...]}, ...}}
- * with every pattern in registry order. "shap" (up to IOSAGE_SHAP_TOP
+ *                                    "contribution": c}, ...],
+ *                          "floor": why}, ...}}
+ * with every pattern in registry order; "floor" only when the pattern's
+ * floor took its model's report back (rule 4; the values against their
+ * floors, iosage_pattern_floor_met). "shap" (up to IOSAGE_SHAP_TOP
  * features with the largest nonzero |contribution| to the pattern model's
  * margin, in log-odds) is present only for
  * detected patterns and only when with_shap is set. Reals have 6

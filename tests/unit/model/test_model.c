@@ -905,6 +905,11 @@ static void forest_and_sets(void **state)
     assert_true(d.floored[1]);
     assert_true(d.n_floored >= 1);
     assert_int_equal(d.labels & 2u, 0);
+    /* ... and detect's JSON line says why */
+    char *line = iosage_model_detect_json(m, x, "f", 0, NULL);
+    assert_non_null(line);
+    assert_non_null(strstr(line, "\"floor\":\"job_meta_time_share 0.05 < 0.1"));
+    free(line);
     iosage_model_free(m);
     iosage_dataset_free(ds);
 }
