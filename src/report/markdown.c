@@ -69,7 +69,8 @@ static void md_detection(rep_out *o, const json_t *det)
         ident(o, rep_str(p, "id"));
         rep_printf(o, " | %s | %s | %s |\n", rep_field_score(a, sizeof a, p, "score"),
                    rep_field_score(b, sizeof b, p, "threshold"),
-                   rep_bool(p, "detected", 0) ? "**yes**" : "no");
+                   rep_bool(p, "detected", 0) ? "**yes**"
+                   : json_object_get(p, "floor") ? "no: under its floor" : "no");
     }
 }
 

@@ -213,6 +213,8 @@ static void text_detection(struct tview *t, const json_t *doc)
             sgr(t, "1;31");
             rep_puts(t->o, " DETECTED");
             sgr(t, "0");
+        } else if (json_object_get(p, "floor")) {
+            rep_puts(t->o, " floored"); /* the warning says why */
         }
         rep_putc(t->o, '\n');
         if (name.oom)
