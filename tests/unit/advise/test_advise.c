@@ -479,6 +479,20 @@ static void test_change_under_5_percent(void **state)
     assert_non_null(warning_with(&r, "no change proposed for Storage underused: "
                                      "the operations that show it hold 0.0% of the "
                                      "job's I/O time, under 5%"));
+    /* an LLM is not asked for one (the prompt allows no change id) and
+     * its change for it is dropped */
+    char *prompt = iosage_advise_prompt(r.doc, NULL, 0, NULL, NULL);
+    assert_non_null(prompt);
+    assert_non_null(strstr(prompt, "allowed change ids: none (under 5% of the "
+                                   "I/O time: propose no change for it)"));
+    free(prompt);
+    iosage_error err;
+    assert_int_equal(iosage_advise_apply_reply(r.doc, "{\"changes\": [{\"pattern\": "
+                     "\"throughput_utilization\", \"change_id\": \"drop_syncs\", "
+                     "\"change\": \"a\", \"why\": \"b\", \"expected_effect\": "
+                     "\"c\", \"when_not_to_apply\": \"d\"}]}", "p", "m", &err),
+                     IOSAGE_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "1 dropped"));
     run_free(&r);
     /* over 5%: the change is there, ranked 1 */
     if (!bench_doc(&r, "tu_fsync_8-r0", ids, NULL, 0))
