@@ -1,8 +1,8 @@
 /*
  * src/patterns/p_access_granularity.c - many small reads or writes.
  *
- * Criterion (LABELING.md; criterion() below)
- *: requests under 1 MiB are at least half of the reads
+ * Criterion (LABELING.md; criterion() below):
+ * requests under 1 MiB are at least half of the reads
  * or of the writes of the data files that carry them, at least 1,000 such
  * requests in the job, and those files carry at least 10% of the job's I/O
  * time. Requests are counted as the file system saw them: POSIX/DFS and

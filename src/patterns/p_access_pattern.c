@@ -1,8 +1,8 @@
 /*
  * src/patterns/p_access_pattern.c - nonsequential offsets.
  *
- * Criterion (LABELING.md; criterion() below)
- *: in data files where at least 20% of the POSIX data
+ * Criterion (LABELING.md; criterion() below):
+ * in data files where at least 20% of the POSIX data
  * operations are not sequential (SEQ_READS/SEQ_WRITES count every access
  * that starts after the previous one ended, so strided-but-forward access is
  * sequential), there are at least 1,000 such operations, and those files

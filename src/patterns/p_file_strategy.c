@@ -1,8 +1,8 @@
 /*
  * src/patterns/p_file_strategy.c - too many files for the work.
  *
- * Criterion (LABELING.md; criterion() below)
- *: at least 1,000 data files; or at least 64 data files,
+ * Criterion (LABELING.md; criterion() below):
+ * at least 1,000 data files; or at least 64 data files,
  * at least one per rank, with a median size under 4 MiB; or at least 10 data
  * files per rank and at least 64 data files. And the data files carry at
  * least 10% of the job's I/O time.

@@ -2,8 +2,8 @@
  * src/patterns/p_interface_choice.c - shared-file I/O without collective
  * MPI-IO.
  *
- * Criterion (LABELING.md; criterion() below)
- *: shared data files (data moved by at least two ranks)
+ * Criterion (LABELING.md; criterion() below):
+ * shared data files (data moved by at least two ranks)
  * of which at least 90% of the data operations are POSIX or independent
  * MPI-IO, with small requests (average under 1 MiB) or requests that are not
  * contiguous per rank, carry together at least 10% of the job's I/O time.

@@ -1,8 +1,8 @@
 /*
  * src/patterns/p_metadata_intensity.c - metadata time dominates.
  *
- * Criterion (LABELING.md; criterion() below)
- *: metadata time (META_TIME of the layers counted in the
+ * Criterion (LABELING.md; criterion() below):
+ * metadata time (META_TIME of the layers counted in the
  * job's I/O time, all files) is at least 30% of the job's I/O time, and the
  * job made at least 1,000 metadata operations (opens, stats, seeks, syncs,
  * set_views of every layer, all files).

@@ -1,8 +1,8 @@
 /*
  * src/patterns/p_parallelism_efficiency.c - unequal I/O across ranks.
  *
- * Criterion (LABELING.md; criterion() below)
- *: nprocs > 1, and the slowest rank's I/O time is at
+ * Criterion (LABELING.md; criterion() below):
+ * nprocs > 1, and the slowest rank's I/O time is at
  * least 2x the mean rank's while that rank spends at least 10% of the run
  * in I/O; or the rank that moves the most bytes moves at least 2x the mean
  * while it spends at least 10% of the run in I/O. Per-rank values are the

@@ -2,8 +2,8 @@
  * src/patterns/p_throughput_utilization.c - storage used below what it
  * offers.
  *
- * Criterion (LABELING.md; criterion() below)
- *, any of, each material (>= 10% of the job's I/O time):
+ * Criterion (LABELING.md; criterion() below),
+ * any of, each material (>= 10% of the job's I/O time):
  *   syncs:   at least 100 fsync/fdatasync (MPI_File_sync when no POSIX
  *            record) beyond 2 per rank and file (the ones at close), and at
  *            least 1 per 10 writes of those files; time = the files' time;
