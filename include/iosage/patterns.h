@@ -60,6 +60,10 @@ struct iosage_pattern_change {
     const char *text;     /* what to do */
     const char *effect;   /* the expected effect */
     const char *when_not; /* when not to apply it */
+    /* The settings of the job's config files (docs/config-files.md) the
+     * change looks for, in order, NULL-terminated; NULL: none. Offline
+     * advice names the first one found that the change should alter. */
+    const char *const *config_keys;
 };
 
 /* What offline advice starts from for a detected pattern. */

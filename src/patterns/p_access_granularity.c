@@ -134,6 +134,11 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 }
 
 /* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_collective_buffering[] = {
+    "romio_cb_write", "romio_cb_read", "io_form_history", "io_form_restart",
+    "OPENPMD_HDF5_INDEPENDENT", NULL};
+
 static const struct iosage_pattern_change changes[] = {
     {"larger_requests",
      "Make requests of at least 1 MiB: raise the transfer size, or buffer "
@@ -141,7 +146,7 @@ static const struct iosage_pattern_change changes[] = {
      "Fewer requests for the same bytes: the per-request cost, which sets "
      "the I/O time now, shrinks roughly with the request count.",
      "The small requests carry only a negligible share of the I/O time, or "
-     "memory cannot hold a larger buffer."},
+     "memory cannot hold a larger buffer.", NULL},
     {"collective_buffering",
      "Use collective MPI-IO (MPI_File_write_all / MPI_File_read_all) so that "
      "aggregator ranks merge the small requests, with collective buffering "
@@ -149,8 +154,9 @@ static const struct iosage_pattern_change changes[] = {
      "The file system sees a few large requests from the aggregators instead "
      "of many small ones from every rank.",
      "The ranks cannot call the I/O collectively (they write at different "
-     "times), or the small requests carry a negligible share of the I/O time."},
-    {NULL, NULL, NULL, NULL},
+     "times), or the small requests carry a negligible share of the I/O time.",
+     keys_collective_buffering},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's

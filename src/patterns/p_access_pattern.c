@@ -109,21 +109,26 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 }
 
 /* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_data_sieving[] = {
+    "romio_ds_read", "romio_ds_write", NULL};
+
 static const struct iosage_pattern_change changes[] = {
     {"sequential_access",
      "Sort the offsets and access each file in order (or in large contiguous "
      "blocks) instead of jumping around.",
      "Sequential access lets read-ahead and write-behind work, and larger "
      "contiguous requests replace scattered ones.",
-     "The data layout fixes the order (e.g. the reader needs random samples)."},
+     "The data layout fixes the order (e.g. the reader needs random samples).", NULL},
     {"data_sieving",
      "Let MPI-IO sieve noncontiguous accesses (romio_ds_read=enable, "
      "romio_ds_write=enable) or use collective reads.",
      "ROMIO reads one large extent and picks the pieces out in memory "
      "instead of issuing many small, scattered requests.",
      "The pieces are sparse in a large extent: sieving would read far more "
-     "data than needed."},
-    {NULL, NULL, NULL, NULL},
+     "data than needed.",
+     keys_data_sieving},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's

@@ -116,6 +116,11 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 }
 
 /* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_shared_file[] = {
+    "io_form_history", "io_form_restart", "NumAggregators", "AggregatorRatio",
+    NULL};
+
 static const struct iosage_pattern_change changes[] = {
     {"shared_file",
      "Write one shared file with collective MPI-IO, or use HDF5/ADIOS2 "
@@ -124,8 +129,9 @@ static const struct iosage_pattern_change changes[] = {
      "creates and opens, and larger requests.",
      "Downstream tools need one file per process, or the shared file would "
      "sit on fewer storage targets than the separate files (Lustre's default "
-     "stripe count is 1): stripe it wide first, or it is slower."},
-    {NULL, NULL, NULL, NULL},
+     "stripe count is 1): stripe it wide first, or it is slower.",
+     keys_shared_file},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's

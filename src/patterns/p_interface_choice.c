@@ -143,6 +143,11 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 }
 
 /* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_collective_io[] = {
+    "romio_cb_write", "romio_cb_read", "io_form_history", "io_form_restart",
+    "OPENPMD_HDF5_INDEPENDENT", NULL};
+
 static const struct iosage_pattern_change changes[] = {
     {"collective_io",
      "Use collective calls (MPI_File_write_all / MPI_File_read_all, or the "
@@ -152,8 +157,9 @@ static const struct iosage_pattern_change changes[] = {
      "instead of every rank sending small independent requests.",
      "The ranks write large disjoint contiguous blocks, where independent I/O "
      "does as well, and the aggregators (one a node by default) would carry "
-     "every rank's data through their own links: slower."},
-    {NULL, NULL, NULL, NULL},
+     "every rank's data through their own links: slower.",
+     keys_collective_io},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's

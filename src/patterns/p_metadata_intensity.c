@@ -121,6 +121,10 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 }
 
 /* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_fewer_files[] = {
+    "frames_per_outfile", "io_form_history", "NumAggregators", NULL};
+
 static const struct iosage_pattern_change changes[] = {
     {"fewer_files",
      "Write fewer, larger files: put small outputs into one shared file (or "
@@ -128,15 +132,16 @@ static const struct iosage_pattern_change changes[] = {
      "Fewer creates, opens, stats and closes: the metadata time falls with "
      "the number of files.",
      "The files are required outputs in this form, e.g. per-step files read "
-     "by other tools."},
+     "by other tools.",
+     keys_fewer_files},
     {"batch_metadata",
      "Open each file once and keep it open, stat it once: no open/stat/close "
      "around every read or write.",
      "Metadata operations drop to a few per file, so metadata no longer "
      "dominates the I/O time.",
      "The files must be closed between accesses, e.g. other programs read "
-     "them while the job runs."},
-    {NULL, NULL, NULL, NULL},
+     "them while the job runs.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's

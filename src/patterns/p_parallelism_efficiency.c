@@ -126,6 +126,10 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 }
 
 /* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_balance_io[] = {
+    "cb_nodes", "NumAggregators", NULL};
+
 static const struct iosage_pattern_change changes[] = {
     {"balance_io",
      "Spread the I/O evenly over the ranks, or aggregate it with collective "
@@ -133,8 +137,9 @@ static const struct iosage_pattern_change changes[] = {
      "The slowest rank's I/O time falls toward the mean rank's, and the other "
      "ranks stop waiting for it.",
      "One rank owns the data by design (configuration, logging output), or "
-     "the imbalance costs a negligible share of the run."},
-    {NULL, NULL, NULL, NULL},
+     "the imbalance costs a negligible share of the run.",
+     keys_balance_io},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's

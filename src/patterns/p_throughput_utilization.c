@@ -195,24 +195,29 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 }
 
 /* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_stripe_wide[] = {
+    "lfs setstripe -c", "striping_factor", NULL};
+
 static const struct iosage_pattern_change changes[] = {
     {"drop_syncs",
      "Remove the fsync/fdatasync after each write; sync once at the end (or "
      "at checkpoints).",
      "Writes go to the page cache and the storage at full speed instead of "
      "waiting for each one to reach the disk.",
-     "Durability after each write is a requirement."},
+     "Durability after each write is a requirement.", NULL},
     {"stripe_wide",
      "Stripe the large shared file over more OSTs (lfs setstripe -c on its "
      "directory before it is created).",
      "The file's bandwidth grows with the number of OSTs it is striped over.",
-     "The file is small, or few ranks write it."},
+     "The file is small, or few ranks write it.",
+     keys_stripe_wide},
     {"read_once",
      "Read the data once and keep it in memory (or cache it), instead of "
      "reading the same bytes again.",
      "The repeated reads, and their share of the I/O time, disappear.",
-     "The data does not fit in memory, or it changes between the reads."},
-    {NULL, NULL, NULL, NULL},
+     "The data does not fit in memory, or it changes between the reads.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's

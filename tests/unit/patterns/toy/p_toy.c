@@ -72,8 +72,8 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
 
 static const struct iosage_pattern_change changes[] = {
     {"smaller_requests", "Write in requests of 1 MiB.", "None: a toy.",
-     "Always: a toy."},
-    {NULL, NULL, NULL, NULL},
+     "Always: a toy.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct iosage_pattern ios_pattern_toy_large_writes = {
