@@ -1,8 +1,9 @@
 /*
  * iosage/label.h - the labeler: the criteria of LABELING.md applied to a log.
  *
- * iosage_label_log() decides, for each of the seven registered bottleneck
- * patterns, whether it is present and material in a job, and whether the job
+ * iosage_label_log() decides, for each registered bottleneck pattern (the
+ * seven of LABELING.md; each pattern's criterion is in its
+ * src/patterns/p_<id>.c), whether it is present and material in a job, and whether the job
  * is healthy, with the exact definitions and thresholds of
  * ../shared/darshan-logs/LABELING.md:
  *
@@ -35,12 +36,15 @@
 
 #include "iosage/darshan.h"
 #include "iosage/error.h"
+#include "iosage/features.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The seven patterns, in the order of LABELING.md (and LABELS.tsv). */
+/* The seven patterns of LABELING.md, in its order (and LABELS.tsv's): the
+ * first seven of the pattern registry (iosage/patterns.h), which may hold
+ * more (a test build registers a toy pattern). */
 enum iosage_label_pattern {
     IOSAGE_LABEL_ACCESS_GRANULARITY = 0,
     IOSAGE_LABEL_METADATA_INTENSITY = 1,
@@ -59,9 +63,11 @@ enum iosage_label_pattern {
 #define IOSAGE_LABEL_MIN_OPS 1000       /* AG, MI, AP: at least this many */
 
 #define IOSAGE_LABEL_EVIDENCE_MAX 320
+#define IOSAGE_LABEL_MAX_PATTERNS 16 /* = IOSAGE_MAX_PATTERNS */
 
 struct iosage_label_result {
-    int present[IOSAGE_LABEL_NPATTERNS]; /* 1 present and material, else 0 */
+    int n_patterns;  /* registered patterns: the entries below in use */
+    int present[IOSAGE_LABEL_MAX_PATTERNS]; /* 1 present and material */
     int healthy;     /* 1 when no pattern is present */
     int gated;       /* 1 when the healthy gate decided (I/O share < 5%) */
     int64_t nprocs;  /* from the job record (or the ranks seen if invalid) */
@@ -71,7 +77,7 @@ struct iosage_label_result {
     double slowest_share;   /* slowest_rank_io / run_time */
     /* The numbers behind each decision, one line each, e.g.
      * "5700 small requests (82% of data ops) on 3 files, 35% of I/O time". */
-    char evidence[IOSAGE_LABEL_NPATTERNS][IOSAGE_LABEL_EVIDENCE_MAX];
+    char evidence[IOSAGE_LABEL_MAX_PATTERNS][IOSAGE_LABEL_EVIDENCE_MAX];
     char summary[IOSAGE_LABEL_EVIDENCE_MAX]; /* the job line and the gate */
 };
 
@@ -87,24 +93,13 @@ IOSAGE_API iosage_status iosage_label_log(const iosage_log *log,
                                           struct iosage_label_result *out,
                                           iosage_error *err);
 
-/* One criterion of LABELING.md on a log, WITHOUT the healthy gate: the
- * rule of the pattern registry (iosage/patterns.h) is this function, so the
- * criteria have one implementation. p is an enum iosage_label_pattern.
- * Sets *present (1 when the criterion holds and is material), *value (the
- * criterion's main measured value: for access_granularity, access_pattern
- * and interface_choice the share of the job's I/O time in the files that
- * carry it; metadata_intensity the metadata share of the I/O time;
- * parallelism_efficiency the larger of slowest-rank time / mean and
- * max-bytes rank / mean; file_strategy the number of data files;
- * throughput_utilization the largest share among the sub-criteria that
- * hold, 0 when none does) and evidence (the line iosage_label_log writes,
- * NUL-terminated, cut to size). Builds the table for this one call.
- * Returns IOSAGE_OK, IOSAGE_E_USAGE (NULL argument, p out of range, size 0)
- * or IOSAGE_E_NOMEM; err (may be NULL) is filled on failure. */
-IOSAGE_API iosage_status iosage_label_criterion(const iosage_log *log, int p,
-                                                int *present, double *value,
-                                                char *evidence, size_t size,
-                                                iosage_error *err);
+/* The same from the table already built for log (iosage/features.h): the
+ * one table of the log, which the criteria read (each pattern's rule,
+ * iosage/patterns.h, is its criterion without the healthy gate). Cannot
+ * fail. */
+IOSAGE_API void iosage_label_table(const iosage_log *log,
+                                   const iosage_file_table *t,
+                                   struct iosage_label_result *out);
 
 /* The evidence of r as one line: the summary, then "AG: ..." for each
  * present pattern (or the reason nothing is present), joined with " | ".

@@ -30,8 +30,15 @@
  *      threshold is reported;
  *   3. g at or above it but no s_k clears its threshold: healthy, no
  *      pattern (flagged gate_only). The pattern models outvote the gate.
+ *   4. a pattern reported by rule 2 whose defining quantity is under its
+ *      floor (iosage_pattern_floor_met, iosage/patterns.h) is not reported
+ *      (flagged floored); when no pattern is left the job is healthy. A
+ *      model's score is no evidence against the log's own numbers: a
+ *      public MACSio log got "Rank imbalance, score 0.99" with its slowest
+ *      rank at 1.0x the mean.
  * So a pattern is reported only when both the gate and its own model say
- * so, and "healthy" means exactly "no pattern reported".
+ * so, and its floor is reached; "healthy" means exactly "no pattern
+ * reported".
  * Why not report the closest pattern in case 3: every training label that
  * is not healthy names a pattern, so "not healthy, no pattern" is never
  * right, and one of the two opinions must give way. Measured (2026-12-02):
@@ -350,6 +357,10 @@ struct iosage_detection {
     int detected[IOSAGE_MAX_PATTERNS]; /* the detection rule's verdict */
     uint32_t labels;    /* detected as bits (0 when healthy) */
     int io_gated;       /* 1: rule 0, the I/O share gate, decided */
+    int floored[IOSAGE_MAX_PATTERNS]; /* 1: rule 4: the pattern's model
+                                         cleared its threshold but the
+                                         pattern's floor was not reached */
+    int n_floored;      /* patterns floored */
 };
 
 /* Scores and verdicts of n_rows feature rows (row i at x + i *
@@ -387,8 +398,11 @@ IOSAGE_API int iosage_model_top_contributions(const float *x,
  *    "healthy": {"score": 1 - gate score, "detected": no pattern reported},
  *    "patterns": {"<id>": {"score": s, "detected": true|false,
  *                          "shap": [{"feature": name, "value": v,
- *                                    "contribution": c}, ...]}, ...}}
- * with every pattern in registry order. "shap" (up to IOSAGE_SHAP_TOP
+ *                                    "contribution": c}, ...],
+ *                          "floor": why}, ...}}
+ * with every pattern in registry order; "floor" only when the pattern's
+ * floor took its model's report back (rule 4; the values against their
+ * floors, iosage_pattern_floor_met). "shap" (up to IOSAGE_SHAP_TOP
  * features with the largest nonzero |contribution| to the pattern model's
  * margin, in log-odds) is present only for
  * detected patterns and only when with_shap is set. Reals have 6

@@ -36,10 +36,13 @@
 #define IOSAGE_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
 #include "iosage/error.h"
+#include "iosage/model.h"
+#include "iosage/validate.h"
 #include "iosage/rules.h"
 
 #ifdef __cplusplus
@@ -103,6 +106,42 @@ IOSAGE_API iosage_status iosage_report_render(const json_t *doc,
  *    "detected":true,"rule_holds":true,"value":0.97,"reason":"..."},...]} */
 IOSAGE_API char *iosage_rules_to_json(const struct iosage_rule_result *r,
                                       const char *path);
+
+/* --- The tables of `iosage eval` (docs/evaluation.md) --------------------- */
+
+/* One split's metrics: the summary lines, then precision, recall, F1 and
+ * support per pattern ("-" where a value is undefined). */
+IOSAGE_API void iosage_report_eval_text(FILE *f, const struct iosage_metrics *m,
+                                        const char *split);
+
+/* The same for mt[0] the models, mt[1] a random forest and mt[2] the rule
+ * baseline, as two Markdown tables. */
+IOSAGE_API void iosage_report_eval_compare(FILE *f,
+                                           const struct iosage_metrics mt[3],
+                                           const char *split);
+
+/* Leave one kernel out: one Markdown row per kernel. */
+IOSAGE_API void iosage_report_eval_loko(FILE *f,
+                                        const struct iosage_loko_row *rows,
+                                        size_t n, int trees);
+
+/* --- The views of `iosage validate` (docs/validation.md) ------------------ */
+
+/* One scenario as text: baseline, labeler, advice, verdict, and per change
+ * the kernel and wall seconds with their speedup and interval. */
+IOSAGE_API void iosage_report_validate_text(FILE *out,
+                                            const struct iosage_validate_run *run);
+
+/* Every scenario as the iosage-validate JSON document (o: the runs and
+ * warm-ups used). */
+IOSAGE_API void iosage_report_validate_json(FILE *out,
+                                            const struct iosage_validate_run *runs,
+                                            int n,
+                                            const struct iosage_validate_options *o);
+
+/* Every scenario's changes as rows of the Markdown table. */
+IOSAGE_API void iosage_report_validate_markdown(
+    FILE *out, const struct iosage_validate_run *runs, int n);
 
 #ifdef __cplusplus
 }

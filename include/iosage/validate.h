@@ -252,6 +252,15 @@ IOSAGE_API iosage_status iosage_validate_run(
 /* Release what iosage_validate_run allocated in r (not r itself). */
 IOSAGE_API void iosage_validate_result_free(struct iosage_validate_result *r);
 
+/* One scenario's outcome as `iosage validate` keeps it for its output (the
+ * views of src/report: iosage_report_validate_*, iosage/report.h). */
+struct iosage_validate_run {
+    struct iosage_validate_scenario *s;
+    struct iosage_validate_result r;
+    iosage_status st;
+    char error[800];    /* the error line when st != IOSAGE_OK */
+};
+
 /* Short text of a verdict ("measured", "healthy: no change proposed", ...). */
 IOSAGE_API const char *iosage_validate_verdict_text(
     enum iosage_validate_verdict v);

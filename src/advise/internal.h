@@ -26,22 +26,15 @@
 
 /* --- Change ids (changes.c) ----------------------------------------------- */
 
-struct adv_change {
-    const char *pattern;  /* pattern id */
-    const char *id;       /* change id */
-    const char *text;     /* what to do (docs/report.md) */
-    const char *effect;   /* the expected effect */
-    const char *when_not; /* when not to apply */
-};
-
-/* The change of (pattern, id), or NULL. */
-const struct adv_change *adv_change_find(const char *pattern, const char *id);
-
-/* Root-cause order of a pattern id for ranking ties: 0 first; unknown ids
- * last. */
-int adv_pattern_order(const char *pattern);
+/* The change of (pattern id, change id) in the registry, or NULL. */
+const struct iosage_pattern_change *adv_change_find(const char *pattern,
+                                                    const char *id);
 
 /* --- Findings (findings.c) ------------------------------------------------- */
+
+/* A change is proposed only for a finding whose operations hold at least
+ * this share of the job's I/O time (docs/report.md). */
+#define ADV_CHANGE_MIN_SHARE 0.05
 
 struct adv_finding {
     int pattern;            /* registry index */

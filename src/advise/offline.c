@@ -4,7 +4,8 @@
  * ("where": that file and key, with the line in the text), why (the share of
  * I/O time and the evidence), the expected effect and when not to apply it.
  *
- * The settings each change id looks for, in order (docs/config-files.md):
+ * The settings each change id looks for, in order (docs/config-files.md;
+ * the config_keys of the change rows in src/patterns/p_<id>.c):
  *   collective_buffering, collective_io
  *       romio_cb_write / romio_cb_read not "enable"; WRF io_form_history /
  *       io_form_restart 2 (serial netCDF) or 102 (split netCDF) -> 11
@@ -23,37 +24,6 @@
 #include <strings.h>
 
 #include "internal.h"
-
-struct target {
-    const char *change_id;
-    const char *key;
-};
-
-static const struct target targets[] = {
-    {"collective_buffering", "romio_cb_write"},
-    {"collective_buffering", "romio_cb_read"},
-    {"collective_buffering", "io_form_history"},
-    {"collective_buffering", "io_form_restart"},
-    {"collective_buffering", "OPENPMD_HDF5_INDEPENDENT"},
-    {"collective_io", "romio_cb_write"},
-    {"collective_io", "romio_cb_read"},
-    {"collective_io", "io_form_history"},
-    {"collective_io", "io_form_restart"},
-    {"collective_io", "OPENPMD_HDF5_INDEPENDENT"},
-    {"data_sieving", "romio_ds_read"},
-    {"data_sieving", "romio_ds_write"},
-    {"stripe_wide", "lfs setstripe -c"},
-    {"stripe_wide", "striping_factor"},
-    {"shared_file", "io_form_history"},
-    {"shared_file", "io_form_restart"},
-    {"shared_file", "NumAggregators"},
-    {"shared_file", "AggregatorRatio"},
-    {"fewer_files", "frames_per_outfile"},
-    {"fewer_files", "io_form_history"},
-    {"fewer_files", "NumAggregators"},
-    {"balance_io", "cb_nodes"},
-    {"balance_io", "NumAggregators"},
-};
 
 /* First integer of a value ("2, 2, 2" -> 2), or -1. */
 static long first_int(const char *v)
@@ -109,20 +79,20 @@ static int suggest(const char *id, const struct iosage_config_setting *s,
     return 1;
 }
 
-/* The first config setting that change id should change: *cfg, *set and
- * the suggestion in buf; 0 when none. */
-static int find_target(const char *id, const struct iosage_config *const *configs,
+/* The first config setting that change ch should change (its config_keys,
+ * in order, in each file): *cfg, *set and the suggestion in buf; 0 when
+ * none. */
+static int find_target(const struct iosage_pattern_change *ch,
+                       const struct iosage_config *const *configs,
                        size_t n_configs, const struct iosage_config **cfg,
                        const struct iosage_config_setting **set, char *buf,
                        size_t n)
 {
-    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
-        if (strcmp(targets[t].change_id, id) != 0)
-            continue;
+    for (int k = 0; ch->config_keys && ch->config_keys[k]; k++) {
         for (size_t c = 0; c < n_configs; c++) {
             const struct iosage_config_setting *s =
-                iosage_config_find(configs[c], targets[t].key);
-            if (s && suggest(id, s, buf, n)) {
+                iosage_config_find(configs[c], ch->config_keys[k]);
+            if (s && suggest(ch->id, s, buf, n)) {
                 *cfg = configs[c];
                 *set = s;
                 return 1;
@@ -149,14 +119,13 @@ json_t *adv_offline_change(const struct adv_finding *f,
                            size_t n_configs)
 {
     const struct iosage_pattern *p = iosage_pattern_get(f->pattern);
-    const struct adv_change *ch = adv_change_find(p->id, f->change_id);
+    const struct iosage_pattern_change *ch = adv_change_find(p->id, f->change_id);
     const struct iosage_config *cfg = NULL;
     const struct iosage_config_setting *set = NULL;
     char sug[300], text[1200], why[800], lab[200], pct[16];
     if (!ch)
         return NULL;
-    int has = find_target(f->change_id, configs, n_configs, &cfg, &set, sug,
-                          sizeof sug);
+    int has = find_target(ch, configs, n_configs, &cfg, &set, sug, sizeof sug);
     int len = snprintf(text, sizeof text, "%s", ch->text);
     if (has && len > 0 && (size_t)len < sizeof text)
         len += snprintf(text + len, sizeof text - (size_t)len,

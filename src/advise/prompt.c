@@ -106,6 +106,12 @@ static void patterns_part(ios_text *b, const json_t *doc)
                         json_number_value(json_object_get(f, "score")),
                         json_number_value(json_object_get(det, "threshold")),
                         json_number_value(json_object_get(f, "io_time_share")));
+        if (json_number_value(json_object_get(f, "io_time_share")) <
+            ADV_CHANGE_MIN_SHARE)
+            n = 0; /* reply.c drops such changes */
+        if (n == 0)
+            ios_text_printf(b, " none (under 5%% of the I/O time: propose no "
+                               "change for it)");
         for (int k = 0; k < n; k++)
             ios_text_printf(b, " %s", ids[k]);
         put_member(b, "\n  top SHAP features: ", det, "shap");

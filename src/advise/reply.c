@@ -4,7 +4,9 @@
  *
  * The reply is one JSON object {"changes": [...]}, possibly inside a
  * ```json fence or with words around it. A change is kept when its pattern
- * was detected (it has a finding in the document), its change id is one of
+ * was detected (it has a finding in the document) and that finding holds at
+ * least 5% of the job's I/O time (offline advice proposes nothing under
+ * that either), its change id is one of
  * that pattern's (docs/report.md), and change, why, expected_effect and
  * when_not_to_apply are non-empty strings; "where" (object of string/null
  * file and key) and "evidence" (array of strings) may be missing. Anything
@@ -133,15 +135,17 @@ static json_t *evidence_of(const json_t *e)
     return arr;
 }
 
-/* Was pattern id detected (does the document have its finding)? */
-static int detected(const json_t *doc, const char *id)
+/* May a change be proposed for pattern id: does the document have its
+ * finding, with at least 5% of the job's I/O time (ADV_CHANGE_MIN_SHARE)? */
+static int actionable(const json_t *doc, const char *id)
 {
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(doc, "findings"), i, f) {
         const char *p = json_string_value(json_object_get(f, "pattern"));
+        double share = json_number_value(json_object_get(f, "io_time_share"));
         if (p && strcmp(p, id) == 0)
-            return 1;
+            return share >= ADV_CHANGE_MIN_SHARE;
     }
     return 0;
 }
@@ -153,7 +157,7 @@ static json_t *valid_change(const json_t *doc, const json_t *c, int rank)
         return NULL;
     const char *pat = json_string_value(json_object_get(c, "pattern"));
     const char *id = json_string_value(json_object_get(c, "change_id"));
-    if (!pat || !id || !detected(doc, pat) || !iosage_advise_change_known(pat, id))
+    if (!pat || !id || !actionable(doc, pat) || !iosage_advise_change_known(pat, id))
         return NULL;
     json_t *f[6] = {
         text_of(json_object_get(c, "change")),

@@ -73,6 +73,13 @@ static json_t *pattern_json(const struct iosage_advise_input *in, int k,
         json_decref(o);
         return NULL;
     }
+    char why[IOSAGE_TEXT_MAX];
+    if (o && k < d->n_patterns && d->floored[k] &&
+        !iosage_pattern_floor_met(p, in->features, why, sizeof why) &&
+        ios_json_set(o, "floor", ios_json_str(why))) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }
 
@@ -141,9 +148,12 @@ static json_t *finding_json(const struct iosage_advise_input *in,
     return o;
 }
 
-/* Findings and offline changes, in ranked order, into the two arrays. */
+/* Findings and offline changes, in ranked order, into the two arrays. A
+ * finding whose operations hold under 5% of the job's I/O time gets no
+ * change (a warning says why). */
 static int findings_and_changes(const struct iosage_advise_input *in,
-                                json_t *findings, json_t *changes)
+                                json_t *findings, json_t *changes,
+                                json_t *warnings)
 {
     struct adv_finding f[IOSAGE_MAX_PATTERNS];
     int n = 0;
@@ -159,6 +169,15 @@ static int findings_and_changes(const struct iosage_advise_input *in,
             return -1;
         if (f[i].held) /* "when not to apply" holds: no change */
             continue;
+        if (f[i].share < ADV_CHANGE_MIN_SHARE) {
+            char pct[16];
+            if (warn(warnings, "no change proposed for %s: the operations "
+                     "that show it hold %s of the job's I/O time, under 5%%",
+                     iosage_pattern_get(f[i].pattern)->name,
+                     ios_fmt_pct(pct, sizeof pct, f[i].share)) != 0)
+                return -1;
+            continue;
+        }
         json_t *ch = adv_offline_change(&f[i], in->table, in->configs,
                                         in->n_configs);
         if (!ch || json_object_set_new(ch, "rank", json_integer(++rank)) != 0 ||
@@ -166,6 +185,20 @@ static int findings_and_changes(const struct iosage_advise_input *in,
             return -1;
     }
     return 0;
+}
+
+/* One warning per pattern a floor kept from being reported. */
+static void floor_warnings(const struct iosage_advise_input *in, json_t *w)
+{
+    const struct iosage_detection *d = in->det;
+    char why[IOSAGE_TEXT_MAX];
+    for (int k = 0; k < d->n_patterns && k < iosage_pattern_count(); k++) {
+        const struct iosage_pattern *p = iosage_pattern_get(k);
+        if (d->floored[k] && !iosage_pattern_floor_met(p, in->features, why, sizeof why))
+            warn(w, "%s not reported although its model's score is %.2f: "
+                 "the log's own numbers are under its floor (%s)", p->name,
+                 d->score[k], why);
+    }
 }
 
 /* --- configs -------------------------------------------------------------------- */
@@ -204,7 +237,7 @@ static int add_sections(json_t *doc, const struct iosage_advise_input *in,
     bad |= ios_json_set(doc, "detection", detection_json(in, err));
     bad |= !findings || !changes || !configs;
     if (!bad)
-        bad |= findings_and_changes(in, findings, changes);
+        bad |= findings_and_changes(in, findings, changes, warnings);
     for (size_t i = 0; !bad && i < in->n_configs; i++)
         bad |= json_array_append_new(configs, config_json(in->configs[i],
                                                           warnings)) != 0;
@@ -225,6 +258,7 @@ static void early_warnings(const struct iosage_advise_input *in, json_t *w)
     if (!in->model)
         warn(w, "no model given: SHAP contributions are left out and "
              "thresholds shown as 0.5");
+    floor_warnings(in, w);
     if (in->det->gate_only)
         warn(w, "the gate flagged the job (score %.2f) but no pattern model "
              "cleared its threshold: reported healthy", in->det->gate_score);

@@ -5,8 +5,9 @@
  * until there is none. The walker knows the rules every command follows:
  * -h/--help anywhere before "--" asks for help; "--" ends the options; "-"
  * alone is an operand (stdin); an option of the table that takes a value
- * takes the next argument, whatever it looks like; anything else that
- * starts with '-' is an unknown option. The two usage errors it finds are
+ * takes the next argument, whatever it looks like, or the rest of the
+ * argument after a short alias ("-j2", as make); anything else that starts
+ * with '-' is an unknown option. The two usage errors it finds are
  * worded the same for every command:
  *
  *   iosage: <cmd>: <option> needs a value
@@ -54,9 +55,23 @@ static int find_option(const struct cli_option *options, const char *arg)
     return -1;
 }
 
+/* "-j2": index of the option whose two-character alias ("-j") starts arg
+ * and that takes a value, or -1. */
+static int find_attached(const struct cli_option *options, const char *arg)
+{
+    if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0' || arg[2] == '\0')
+        return -1;
+    for (int k = 0; options && (options[k].name || options[k].alias); k++)
+        if (options[k].takes_value && options[k].alias &&
+            strlen(options[k].alias) == 2 && strncmp(arg, options[k].alias, 2) == 0)
+            return k;
+    return -1;
+}
+
 int cli_args_next(struct cli_args *it)
 {
     it->value = NULL;
+    it->name = NULL;
     if (it->i >= it->argc)
         return CLI_ARG_END;
     const char *s = it->argv[it->i++];
@@ -71,7 +86,13 @@ int cli_args_next(struct cli_args *it)
         return cli_args_next(it);
     }
     int k = it->operands_only ? -1 : find_option(it->options, s);
+    if (k < 0 && !it->operands_only && (k = find_attached(it->options, s)) >= 0) {
+        it->value = s + 2; /* "-j2": the value of -j */
+        it->name = it->options[k].name ? it->options[k].name : it->options[k].alias;
+        return it->options[k].id;
+    }
     if (k >= 0) {
+        it->name = it->options[k].name ? it->options[k].name : it->options[k].alias;
         if (it->options[k].takes_value) {
             if (it->i >= it->argc) {
                 cli_usage_error(it->cmd, "%s: %s needs a value", it->cmd, s);

@@ -58,6 +58,8 @@ struct cli_args {
     const struct cli_option *options;
     void (*help)(void);               /* prints the command's --help */
     const char *arg;                  /* the last argument as given */
+    const char *name;                 /* for an option: its table name
+                                         ("--output" for "-o", "-oX") */
     const char *value;                /* its value, or the operand */
     int rc;                           /* after CLI_ARG_STOP: the exit code */
     int helped;                       /* after CLI_ARG_STOP: help printed */

@@ -103,7 +103,7 @@ static int take_value(struct archive_args *a, const char *opt,
             return cli_usage_error("archive", "archive: --by takes io or "
                                    "saved, got '%s'", val);
         a->filter.order = val[0] == 's' ? IOSAGE_BY_SAVED : IOSAGE_BY_IO;
-    } else if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output") == 0) {
+    } else if (strcmp(opt, "--output") == 0) {
         a->out = val;
     } else if (strcmp(opt, "--model") == 0) {
         a->model_dir = val;
@@ -132,44 +132,38 @@ static int take_value(struct archive_args *a, const char *opt,
     return CLI_OK;
 }
 
-static int is_value_option(const char *s)
-{
-    static const char *const names[] = {"--format", "--since", "--until",
-                                        "--by", "-o", "--output", "--model",
-                                        "--limit", "--reports", "--table",
-                                        "-j", "--jobs", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return 1;
-    return 0;
-}
+static const struct cli_option archive_options[] = {
+    {"--format", NULL, 1, 1}, {"--since", NULL, 1, 1}, {"--until", NULL, 1, 1},
+    {"--by", NULL, 1, 1},     {"--output", "-o", 1, 1}, {"--model", NULL, 1, 1},
+    {"--limit", NULL, 1, 1},  {"--reports", NULL, 1, 1}, {"--table", NULL, 1, 1},
+    {"--jobs", "-j", 1, 1},   {0}};
 
 /* argv[1] is the query; the rest are DB, APP and options. */
-static int parse_args(int argc, char **argv, struct archive_args *a)
+static int parse_args(int argc, char **argv, struct archive_args *a, int *done)
 {
     memset(a, 0, sizeof *a);
+    *done = 0;
     a->format = 't';
     a->reports = -1;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = cpus > 0 ? cpus : 1;
     a->table_rows = 5000;
     a->query = argv[1];
-    for (int i = 2; i < argc; i++) {
-        const char *s = argv[i];
-        if (is_value_option(s)) {
-            if (i + 1 >= argc)
-                return cli_usage_error("archive", "archive: %s needs a value",
-                                       s);
-            int rc = take_value(a, s, argv[++i]);
+    struct cli_args it = cli_args("archive", argc - 1, argv + 1,
+                                  archive_options, archive_help);
+    int id;
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id > 0) {
+            int rc = take_value(a, it.name, it.value);
             if (rc != CLI_OK)
                 return rc;
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error("archive", "archive: unknown option '%s'",
-                                   s);
         } else if (a->n_args < 2) {
-            a->args[a->n_args++] = s;
+            a->args[a->n_args++] = it.value;
         } else {
-            return cli_usage_error("archive", "archive: unexpected '%s'", s);
+            return cli_usage_error("archive", "archive: unexpected '%s'",
+                                   it.value);
         }
     }
     return CLI_OK;
@@ -360,14 +354,9 @@ int cmd_archive(int argc, char **argv)
         archive_help();
         return CLI_OK;
     }
-    for (int i = 2; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            archive_help();
-            return CLI_OK;
-        }
     struct archive_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc != CLI_OK)
+    int done, rc = parse_args(argc, argv, &a, &done);
+    if (rc != CLI_OK || done)
         return rc;
     if (strcmp(a.query, "site") == 0)
         return archive_site(&a);

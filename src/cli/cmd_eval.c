@@ -16,13 +16,12 @@
 #include "iosage/analyze.h"
 #include "iosage/label.h"
 #include "iosage/model.h"
+#include "iosage/report.h"
 #include "iosage/rules.h"
 
 #define SPLIT_ALL (-2)
 #define N_METHODS 3 /* models, random forest, rules */
 
-static const char *const method_name[N_METHODS] = {"models", "random forest",
-                                                   "rules"};
 static const char *const method_key[N_METHODS] = {"models", "random_forest",
                                                   "rules"};
 
@@ -198,133 +197,6 @@ static void on_log(void *ctx, size_t done, size_t total, const char *run_id,
     }
 }
 
-/* --- Text output ---------------------------------------------------------- */
-
-/* "%.3f", or "-" for NAN, right-aligned in width w. */
-static void cell(double v, int w)
-{
-    if (isnan(v))
-        printf(" %*s", w, "-");
-    else
-        printf(" %*.3f", w, v);
-}
-
-static void print_text(const struct iosage_metrics *m, const char *split)
-{
-    printf("split %s: %" PRId64 " runs, %" PRId64 " healthy\n\n", split,
-           m->runs, m->healthy_runs);
-    printf("%-16s", "micro F1");
-    cell(m->micro_f1, 6);
-    printf("\n%-16s", "macro F1");
-    cell(m->macro_f1, 6);
-    printf("\n%-16s", "Hamming loss");
-    cell(m->hamming_loss, 6);
-    printf("\n%-16s", "subset accuracy");
-    cell(m->subset_accuracy, 6);
-    printf("\n%-16s", "healthy flagged");
-    cell(m->healthy_flagged, 6);
-    printf("  (%" PRId64 " of %" PRId64 ")\n\n", m->healthy_flagged_runs,
-           m->healthy_runs);
-    printf("%-24s %9s %9s %9s %9s\n", "pattern", "precision", "recall", "f1",
-           "support");
-    for (int k = 0; k < m->n_patterns; k++) {
-        const struct iosage_pattern_metrics *p = &m->per_pattern[k];
-        printf("%-24s", iosage_pattern_get(k)->id);
-        cell(p->precision, 9);
-        cell(p->recall, 9);
-        cell(p->f1, 9);
-        printf(" %9" PRId64 "\n", p->support);
-    }
-}
-
-/* "| 0.996 " or "| - " */
-static void md_cell(double v)
-{
-    if (isnan(v))
-        printf(" | -");
-    else
-        printf(" | %.3f", v);
-}
-
-/* Precision and recall over all patterns (summed counts); NAN when
- * nothing is reported (precision) or nothing is labeled (recall). */
-static void micro_pr(const struct iosage_metrics *m, double *prec,
-                     double *rec)
-{
-    int64_t tp = 0, fp = 0, fn = 0;
-    for (int k = 0; k < m->n_patterns; k++) {
-        tp += m->per_pattern[k].tp;
-        fp += m->per_pattern[k].fp;
-        fn += m->per_pattern[k].fn;
-    }
-    *prec = tp + fp > 0 ? (double)tp / (double)(tp + fp) : NAN;
-    *rec = tp + fn > 0 ? (double)tp / (double)(tp + fn) : NAN;
-}
-
-/* The comparison as two Markdown tables (also readable as text). */
-static void print_compare(const struct iosage_metrics mt[N_METHODS],
-                          const char *split)
-{
-    printf("split %s: %" PRId64 " runs, %" PRId64 " healthy\n\n", split,
-           mt[0].runs, mt[0].healthy_runs);
-    printf("| metric | %s | %s | %s |\n|---|---|---|---|\n", method_name[0],
-           method_name[1], method_name[2]);
-    static const char *const rows[] = {
-        "micro F1",        "micro precision", "micro recall", "macro F1",
-        "Hamming loss",    "subset accuracy", "healthy flagged"};
-    for (int r = 0; r < 7; r++) {
-        printf("| %s", rows[r]);
-        for (int k = 0; k < N_METHODS; k++) {
-            const struct iosage_metrics *m = &mt[k];
-            double prec, rec;
-            micro_pr(m, &prec, &rec);
-            double v[] = {m->micro_f1,     prec, rec, m->macro_f1,
-                          m->hamming_loss, m->subset_accuracy,
-                          m->healthy_flagged};
-            md_cell(v[r]);
-        }
-        printf(" |\n");
-    }
-    printf("\n| pattern (P / R / F1) | %s | %s | %s | support |\n"
-           "|---|---|---|---|---|\n",
-           method_name[0], method_name[1], method_name[2]);
-    for (int p = 0; p < mt[0].n_patterns; p++) {
-        printf("| %s", iosage_pattern_get(p)->id);
-        for (int k = 0; k < N_METHODS; k++) {
-            const struct iosage_pattern_metrics *q = &mt[k].per_pattern[p];
-            md_cell(q->precision);
-            printf(" /");
-            cell(q->recall, 0);
-            printf(" /");
-            cell(q->f1, 0);
-        }
-        printf(" | %" PRId64 " |\n", mt[0].per_pattern[p].support);
-    }
-}
-
-static void print_loko(const struct iosage_loko_row *rows, size_t n,
-                       int trees)
-{
-    printf("leave one kernel out: models and a random forest (%d trees) "
-           "trained without the kernel, scored on all its runs\n\n", trees);
-    printf("| kernel | runs | healthy | micro F1 models | micro F1 random "
-           "forest | micro F1 rules | healthy flagged models | healthy "
-           "flagged random forest | healthy flagged rules |\n"
-           "|---|---|---|---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < n; i++) {
-        const struct iosage_loko_row *r = &rows[i];
-        printf("| %s | %" PRId64 " | %" PRId64, r->kernel, r->models.runs,
-               r->models.healthy_runs);
-        md_cell(r->models.micro_f1);
-        md_cell(r->forest.micro_f1);
-        md_cell(r->rules.micro_f1);
-        md_cell(r->models.healthy_flagged);
-        md_cell(r->forest.healthy_flagged);
-        md_cell(r->rules.healthy_flagged);
-        printf(" |\n");
-    }
-}
-
 /* --- JSON output ---------------------------------------------------------- */
 
 /* base (a JSON object) with ,"key":add appended before its closing brace.
@@ -419,8 +291,9 @@ static iosage_status gather(const char *path, struct row_evidence *e,
     iosage_analysis *an = NULL;
     memset(e, 0, sizeof *e);
     iosage_status st = iosage_analyze(path, &o, &an, err);
-    if (st == IOSAGE_OK)
-        st = iosage_label_log(an->log, &e->label, err);
+    if (st == IOSAGE_OK) /* the labeler, the rules and the evidence on the
+                            analysis's one table */
+        iosage_label_table(an->log, an->table, &e->label);
     if (st == IOSAGE_OK)
         st = iosage_rules_eval(an->log, an->table, &e->rules);
     for (int k = 0; st == IOSAGE_OK && k < iosage_pattern_count(); k++)
@@ -555,6 +428,29 @@ static iosage_status predict_all(const struct eval_args *a, struct eval *e,
     return st;
 }
 
+/* How often a floor overrode the models on the rows kept (rule 4 of the
+ * detection rule, iosage/model.h): pattern reports taken back, on how many
+ * runs, and how many of them the run's label has (the floor cost a true
+ * positive there). */
+static void print_floors(const iosage_dataset *ds, const uint8_t *keep,
+                         const struct iosage_detection *det)
+{
+    int64_t reports = 0, runs = 0, labeled = 0;
+    for (size_t i = 0; i < ds->n_rows; i++) {
+        if (!keep[i] || det[i].n_floored == 0)
+            continue;
+        runs++;
+        for (int k = 0; k < det[i].n_patterns; k++)
+            if (det[i].floored[k]) {
+                reports++;
+                labeled += (ds->labels[i] >> k) & 1u;
+            }
+    }
+    printf("\nfloors (models): %" PRId64 " pattern report(s) overridden on %"
+           PRId64 " run(s), %" PRId64 " of them labeled with the pattern\n",
+           reports, runs, labeled);
+}
+
 static int report(const struct eval_args *a, struct eval *e)
 {
     const char *split = a->split == SPLIT_ALL ? "all"
@@ -580,9 +476,10 @@ static int report(const struct eval_args *a, struct eval *e)
         return print_json(a->compare ? compare_json(mt, split)
                                      : iosage_metrics_json(&mt[0], split));
     if (a->compare)
-        print_compare(mt, split);
+        iosage_report_eval_compare(stdout, mt, split);
     else
-        print_text(&mt[0], split);
+        iosage_report_eval_text(stdout, &mt[0], split);
+    print_floors(e->ds, e->keep, e->det);
     return a->errors ? print_errors(e->ds, e->keep, e->pred, e->det) : CLI_OK;
 }
 
@@ -618,7 +515,7 @@ static int report_loko(const struct eval_args *a, struct eval *e)
     if (a->json)
         rc = print_json(loko_json(rows, n));
     else
-        print_loko(rows, n, a->trees);
+        iosage_report_eval_loko(stdout, rows, n, a->trees);
     free(rows);
     return rc;
 }

@@ -79,73 +79,75 @@ struct gen_args {
     struct gen_options o;
 };
 
+enum {
+    OPT_OUTPUT = 1, OPT_JOBS, OPT_TIMEOUT, OPT_BENCH_DIR, OPT_TRACER, OPT_PFS,
+    OPT_QUIET, OPT_PFS_RANDOM, OPT_NATIVE_SHARE
+};
+
+static const struct cli_option gen_options[] = {
+    {"--output", "-o", 1, OPT_OUTPUT},
+    {"--jobs", "-j", 1, OPT_JOBS},
+    {"--timeout", NULL, 1, OPT_TIMEOUT},
+    {"--bench-dir", NULL, 1, OPT_BENCH_DIR},
+    {"--tracer", NULL, 1, OPT_TRACER},
+    {"--pfs", NULL, 1, OPT_PFS},
+    {"--quiet", "-q", 0, OPT_QUIET},
+    {"--pfs-random", NULL, 1, OPT_PFS_RANDOM},
+    {"--native-share", NULL, 1, OPT_NATIVE_SHARE},
+    {0}};
+
+/* One option into a; CLI_OK or a usage error. */
+static int set_option(struct gen_args *a, int id, const char *opt,
+                      const char *val)
+{
+    switch (id) {
+    case OPT_OUTPUT: a->o.out_dir = val; break;
+    case OPT_JOBS: a->o.jobs = (int)int_arg(val); break;
+    case OPT_TIMEOUT: a->o.timeout_s = (int)int_arg(val); break;
+    case OPT_BENCH_DIR: a->o.bench_dir = val; break;
+    case OPT_TRACER: a->o.tracer = val; break;
+    case OPT_PFS: a->pfs = val; break;
+    case OPT_QUIET: a->o.quiet = 1; break;
+    case OPT_PFS_RANDOM: a->pfs_random = val; break;
+    case OPT_NATIVE_SHARE: {
+        char *end;
+        errno = 0;
+        long pct = strtol(val, &end, 10);
+        if (errno || end == val || *end || pct < 0 || pct > 100)
+            return cli_usage_error("gen", "gen: --native-share takes a "
+                                   "percentage 0-100, got '%s'", val);
+        a->native_share = (int)pct;
+        break;
+    }
+    }
+    if (a->o.jobs < 0 || a->o.timeout_s < 0)
+        return cli_usage_error("gen", "gen: %s takes a positive number, got "
+                               "'%s'", strncmp(opt, "-j", 2) == 0 ? "-j" : opt,
+                               val);
+    return CLI_OK;
+}
+
 static int parse_gen_args(int argc, char **argv, struct gen_args *a, int *done)
 {
     *done = 0;
     a->o.jobs = 1;
     a->o.timeout_s = 300;
     a->native_share = -1; /* not given: 20 */
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (cli_is_help(s)) {
-            gen_help();
-            *done = 1;
-            return CLI_OK;
-        } else if (strncmp(s, "-j", 2) == 0 && s[2]) { /* -j2, as make */
-            a->o.jobs = (int)int_arg(s + 2);
-            if (a->o.jobs < 0)
-                return cli_usage_error("gen", "gen: -j takes a positive "
-                                       "number, got '%s'", s + 2);
-        } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
-            a->o.quiet = 1;
-        } else if (strcmp(s, "--pfs-random") == 0 ||
-                   strcmp(s, "--native-share") == 0) {
-            if (!val)
-                return cli_usage_error("gen", "gen: %s needs a value", s);
-            i++;
-            if (strcmp(s, "--pfs-random") == 0) {
-                a->pfs_random = val;
-                continue;
-            }
-            char *end;
-            errno = 0;
-            long pct = strtol(val, &end, 10);
-            if (errno || end == val || *end || pct < 0 || pct > 100)
-                return cli_usage_error("gen", "gen: --native-share takes a "
-                                       "percentage 0-100, got '%s'", val);
-            a->native_share = (int)pct;
-        } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||
-                   strcmp(s, "-j") == 0 || strcmp(s, "--jobs") == 0 ||
-                   strcmp(s, "--timeout") == 0 ||
-                   strcmp(s, "--bench-dir") == 0 ||
-                   strcmp(s, "--tracer") == 0 || strcmp(s, "--pfs") == 0) {
-            if (!val)
-                return cli_usage_error("gen", "gen: %s needs a value", s);
-            i++;
-            if (s[1] == 'o' || strcmp(s, "--output") == 0)
-                a->o.out_dir = val;
-            else if (s[1] == 'j' || strcmp(s, "--jobs") == 0)
-                a->o.jobs = (int)int_arg(val);
-            else if (strcmp(s, "--timeout") == 0)
-                a->o.timeout_s = (int)int_arg(val);
-            else if (strcmp(s, "--bench-dir") == 0)
-                a->o.bench_dir = val;
-            else if (strcmp(s, "--pfs") == 0)
-                a->pfs = val;
-            else
-                a->o.tracer = val;
-            if (a->o.jobs < 0 || a->o.timeout_s < 0)
-                return cli_usage_error("gen", "gen: %s takes a positive number, "
-                                       "got '%s'", s, val);
-        } else if (s[0] == '-' && s[1]) {
-            return cli_usage_error("gen", "gen: unknown option '%s'", s);
-        } else if (a->sweep) {
-            return cli_usage_error("gen", "gen: takes one SWEEP, got '%s' too", s);
-        } else {
-            a->sweep = s;
-        }
+    struct cli_args it = cli_args("gen", argc, argv, gen_options, gen_help);
+    int id, rc = CLI_OK;
+    while (rc == CLI_OK && (id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id > 0)
+            rc = set_option(a, id, it.arg, it.value);
+        else if (a->sweep)
+            return cli_usage_error("gen", "gen: takes one SWEEP, got '%s' too",
+                                   it.value);
+        else
+            a->sweep = it.value;
     }
+    if (rc != CLI_OK)
+        return rc;
     if (!a->sweep)
         return cli_usage_error("gen", "gen: no SWEEP given");
     if (!a->o.out_dir)

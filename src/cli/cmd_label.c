@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "iosage/darshan.h"
 #include "iosage/label.h"
+#include "iosage/patterns.h"
 
 static void label_help(void)
 {
@@ -40,7 +41,7 @@ static void label_help(void)
 static void print_header(void)
 {
     fputs("file", stdout);
-    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++)
+    for (int p = 0; p < iosage_pattern_count(); p++)
         printf("\t%s", iosage_label_pattern_id(p));
     fputs("\thealthy\tevidence\n", stdout);
 }
@@ -54,7 +55,7 @@ static void print_evidence(const struct iosage_label_result *r, int verbose)
         return;
     }
     fputs(r->summary, stdout);
-    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++)
+    for (int p = 0; p < r->n_patterns; p++)
         printf(" | %s=%d: %s", iosage_label_pattern_id(p), r->present[p], r->evidence[p]);
 }
 
@@ -76,7 +77,7 @@ static int label_one(const char *path, int verbose)
         return cli_exit_for(st);
     }
     fputs(path, stdout);
-    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++)
+    for (int p = 0; p < r.n_patterns; p++)
         printf("\t%d", r.present[p]);
     printf("\t%d\t", r.healthy);
     print_evidence(&r, verbose);

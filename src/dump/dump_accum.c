@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "dump_internal.h"
+#include "ios_idmap.h"
 #include "iosage/counters.h"
 
 #define ABSURD_NPROCS (INT64_C(1) << 36)
@@ -38,13 +39,11 @@ struct top4 {
 
 struct file_ent {
     uint64_t id;
-    int used;
     int64_t r, w, max_off, np;
 };
 
 struct rank_ent {
     int64_t rank;
-    int used;
     double io, rw, md;
 };
 
@@ -75,11 +74,14 @@ struct ios_accum {
     int max_read_size, max_write_size, max_read_time, max_write_time;
     int fastest_rank, fastest_bytes, slowest_rank, slowest_bytes;
     int fastest_time, slowest_time;
-    /* file and rank tables (open addressing, power-of-two sizes) */
+    /* file and rank tables: entries in order of first sight, found by id
+     * (common/idmap) */
     struct file_ent *files;
     size_t nfiles, files_cap;
+    ios_idmap file_ids;
     struct rank_ent *ranks;
     size_t nranks, ranks_cap;
+    ios_idmap rank_ids;
     int64_t total_bytes;
     double shared_time;
 };
@@ -265,6 +267,8 @@ void ios_accum_free(ios_accum *a)
     free(a->flast);
     free(a->files);
     free(a->ranks);
+    ios_idmap_free(&a->file_ids);
+    ios_idmap_free(&a->rank_ids);
     free(a);
 }
 
@@ -453,82 +457,50 @@ static void agg_doubles(ios_accum *a, const iosage_record *rec, int init,
 
 /* --- File and rank tables (13.2) --------------------------------------------- */
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    return x;
-}
-
-static int files_grow(ios_accum *a)
-{
-    size_t cap = a->files_cap ? a->files_cap * 2 : 256;
-    struct file_ent *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < a->files_cap; i++) {
-        if (!a->files[i].used)
-            continue;
-        size_t h = mix64(a->files[i].id) & (cap - 1);
-        while (t[h].used)
-            h = (h + 1) & (cap - 1);
-        t[h] = a->files[i];
-    }
-    free(a->files);
-    a->files = t;
-    a->files_cap = cap;
-    return 0;
-}
-
+/* The entry of file id, appended (zeroed) at first sight; NULL on no
+ * memory. */
 static struct file_ent *file_get(ios_accum *a, uint64_t id)
 {
-    if ((a->nfiles + 1) * 2 > a->files_cap && files_grow(a) < 0)
+    size_t at;
+    if (ios_idmap_get(&a->file_ids, id, &at))
+        return &a->files[at];
+    if (a->nfiles == a->files_cap) {
+        size_t cap = a->files_cap ? a->files_cap * 2 : 256;
+        struct file_ent *g = realloc(a->files, cap * sizeof *g);
+        if (!g)
+            return NULL;
+        a->files = g;
+        a->files_cap = cap;
+    }
+    if (ios_idmap_put(&a->file_ids, id, a->nfiles) != 0)
         return NULL;
-    size_t h = mix64(id) & (a->files_cap - 1);
-    while (a->files[h].used && a->files[h].id != id)
-        h = (h + 1) & (a->files_cap - 1);
-    if (!a->files[h].used) {
-        a->files[h].used = 1;
-        a->files[h].id = id;
-        a->nfiles++;
-    }
-    return &a->files[h];
+    struct file_ent *f = &a->files[a->nfiles++];
+    memset(f, 0, sizeof *f);
+    f->id = id;
+    return f;
 }
 
-static int ranks_grow(ios_accum *a)
-{
-    size_t cap = a->ranks_cap ? a->ranks_cap * 2 : 64;
-    struct rank_ent *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < a->ranks_cap; i++) {
-        if (!a->ranks[i].used)
-            continue;
-        size_t h = mix64((uint64_t)a->ranks[i].rank) & (cap - 1);
-        while (t[h].used)
-            h = (h + 1) & (cap - 1);
-        t[h] = a->ranks[i];
-    }
-    free(a->ranks);
-    a->ranks = t;
-    a->ranks_cap = cap;
-    return 0;
-}
-
+/* The entry of rank, appended (zeroed) at first sight; NULL on no
+ * memory. */
 static struct rank_ent *rank_get(ios_accum *a, int64_t rank)
 {
-    if ((a->nranks + 1) * 2 > a->ranks_cap && ranks_grow(a) < 0)
-        return NULL;
-    size_t h = mix64((uint64_t)rank) & (a->ranks_cap - 1);
-    while (a->ranks[h].used && a->ranks[h].rank != rank)
-        h = (h + 1) & (a->ranks_cap - 1);
-    if (!a->ranks[h].used) {
-        a->ranks[h].used = 1;
-        a->ranks[h].rank = rank;
-        a->nranks++;
+    size_t at;
+    if (ios_idmap_get(&a->rank_ids, (uint64_t)rank, &at))
+        return &a->ranks[at];
+    if (a->nranks == a->ranks_cap) {
+        size_t cap = a->ranks_cap ? a->ranks_cap * 2 : 64;
+        struct rank_ent *g = realloc(a->ranks, cap * sizeof *g);
+        if (!g)
+            return NULL;
+        a->ranks = g;
+        a->ranks_cap = cap;
     }
-    return &a->ranks[h];
+    if (ios_idmap_put(&a->rank_ids, (uint64_t)rank, a->nranks) != 0)
+        return NULL;
+    struct rank_ent *r = &a->ranks[a->nranks++];
+    memset(r, 0, sizeof *r);
+    r->rank = rank;
+    return r;
 }
 
 static int add_file_stats(ios_accum *a, const iosage_record *rec)
@@ -662,10 +634,8 @@ static void print_files(ios_accum *a, ios_out *o)
     struct cat c[C_N];
     memset(c, 0, sizeof c);
     if (!a->fallback) {
-        for (size_t i = 0; i < a->files_cap; i++) {
+        for (size_t i = 0; i < a->nfiles; i++) {
             const struct file_ent *f = &a->files[i];
-            if (!f->used)
-                continue;
             cat_add(&c[C_TOTAL], f);
             if (f->r > 0 && f->w == 0)
                 cat_add(&c[C_RO], f);
@@ -712,10 +682,8 @@ static void print_perf(ios_accum *a, ios_out *o)
     int64_t total_bytes = 0;
     double shared = 0.0;
     if (!a->fallback) {
-        for (size_t i = 0; i < a->ranks_cap; i++) {
+        for (size_t i = 0; i < a->nranks; i++) {
             const struct rank_ent *re = &a->ranks[i];
-            if (!re->used)
-                continue;
             if (re->io > best_io ||
                 (best && re->io == best_io && re->rank < best->rank)) {
                 best = re;

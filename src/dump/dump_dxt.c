@@ -20,68 +20,35 @@ struct lustre_comp {
 
 struct lustre_ent {
     uint64_t id;
-    int used;
     int64_t ncomps;           /* kept components (>= 0) */
     struct lustre_comp *comps;
     int64_t nosts;
     int64_t *osts;
 };
 
+/* The LUSTRE records seen, in order, and their ids (common/idmap). */
 struct lustre_tab {
     struct lustre_ent *e;
     size_t n, cap;
+    ios_idmap ids; /* record id -> index into e */
 };
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    return x;
-}
 
 static void lustre_tab_free(struct lustre_tab *t)
 {
-    for (size_t i = 0; i < t->cap; i++) {
+    for (size_t i = 0; i < t->n; i++) {
         free(t->e[i].comps);
         free(t->e[i].osts);
     }
     free(t->e);
+    ios_idmap_free(&t->ids);
     memset(t, 0, sizeof *t);
-}
-
-static int lustre_tab_grow(struct lustre_tab *t)
-{
-    size_t cap = t->cap ? t->cap * 2 : 64;
-    struct lustre_ent *e = calloc(cap, sizeof *e);
-    if (!e)
-        return -1;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->e[i].used)
-            continue;
-        size_t h = mix64(t->e[i].id) & (cap - 1);
-        while (e[h].used)
-            h = (h + 1) & (cap - 1);
-        e[h] = t->e[i];
-    }
-    free(t->e);
-    t->e = e;
-    t->cap = cap;
-    return 0;
 }
 
 static const struct lustre_ent *lustre_find(const struct lustre_tab *t,
                                             uint64_t id)
 {
-    if (!t->cap)
-        return NULL;
-    size_t h = mix64(id) & (t->cap - 1);
-    while (t->e[h].used) {
-        if (t->e[h].id == id)
-            return &t->e[h];
-        h = (h + 1) & (t->cap - 1);
-    }
-    return NULL;
+    size_t at;
+    return ios_idmap_get(&t->ids, id, &at) ? &t->e[at] : NULL;
 }
 
 /* Keep a copy of rec; the first record of an id wins. Returns -1 on no
@@ -90,12 +57,16 @@ static int lustre_add(struct lustre_tab *t, const iosage_record *rec)
 {
     if (lustre_find(t, rec->id))
         return 0;
-    if ((t->n + 1) * 2 > t->cap && lustre_tab_grow(t) < 0)
-        return -1;
-    size_t h = mix64(rec->id) & (t->cap - 1);
-    while (t->e[h].used)
-        h = (h + 1) & (t->cap - 1);
-    struct lustre_ent *e = &t->e[h];
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        struct lustre_ent *e = realloc(t->e, cap * sizeof *e);
+        if (!e)
+            return -1;
+        t->e = e;
+        t->cap = cap;
+    }
+    struct lustre_ent *e = &t->e[t->n];
+    memset(e, 0, sizeof *e);
     int64_t nc = rec->x.lustre.comps ? rec->x.lustre.num_comps : 0;
     int64_t ns = rec->x.lustre.ost_ids ? rec->x.lustre.num_stripes : 0;
     if (nc < 0)
@@ -104,7 +75,8 @@ static int lustre_add(struct lustre_tab *t, const iosage_record *rec)
         ns = 0;
     e->comps = nc ? calloc((size_t)nc, sizeof *e->comps) : NULL;
     e->osts = ns ? calloc((size_t)ns, sizeof *e->osts) : NULL;
-    if ((nc && !e->comps) || (ns && !e->osts)) {
+    if ((nc && !e->comps) || (ns && !e->osts) ||
+        ios_idmap_put(&t->ids, rec->id, t->n) != 0) {
         free(e->comps);
         free(e->osts);
         e->comps = NULL;
@@ -123,7 +95,6 @@ static int lustre_add(struct lustre_tab *t, const iosage_record *rec)
     e->ncomps = nc;
     e->nosts = ns;
     e->id = rec->id;
-    e->used = 1;
     t->n++;
     return 0;
 }

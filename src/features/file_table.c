@@ -11,7 +11,9 @@
  *      time, the path class, data and shared flags, the file's time;
  *   5. LUSTRE stripe counts; extras for the features (extras.c);
  *      per-rank estimates (ranks.c);
- *   6. job sums, then rows sorted by I/O time (peer indices remapped).
+ *   6. job sums; the per-file layer view the pattern criteria read
+ *      (file_layers.c); then rows sorted by I/O time (peer indices
+ *      remapped).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -452,6 +454,9 @@ static int build(struct build *b)
     if (ios_ranks_estimate(b->t, b->refs, b->row_start) != 0)
         return -1;
     job_sums(b->t);
+    if (fl_table_build(b->log, b->t->job.nprocs, b->t->job.run_time,
+                       &b->t->priv->layers) != IOSAGE_OK)
+        return -1;
     if (set_paths(b) != 0)
         return -1;
     return sort_rows(b->t);
@@ -492,6 +497,7 @@ void iosage_file_table_free(iosage_file_table *t)
     if (t->priv) {
         free(t->priv->strings);
         free(t->priv->ranks);
+        fl_table_free(&t->priv->layers);
     }
     free(t->priv);
     free(t->rows);

@@ -7,6 +7,8 @@
  *                 which counter index means what; safe counter access
  *   classify.c    data file / stream / system file, from the path
  *   file_table.c  records -> one row per (file id, module); job sums
+ *   file_layers.c records -> one entry per file id with a layer per module
+ *                 and per-rank sums: what the pattern criteria read
  *   extras.c      counters the rows do not keep, for the features
  *   ranks.c       per-rank I/O time and bytes estimates
  *   scan.c        the per-file criteria of LABELING.md (small requests,
@@ -30,6 +32,7 @@
 #include "iosage/counters.h"
 #include "iosage/darshan.h"
 #include "iosage/features.h"
+#include "ios_file_layers.h"
 
 /* --- Safe counter access --------------------------------------------------- */
 
@@ -182,7 +185,14 @@ struct ios_ft_private {
     struct iosage_rank_io *ranks; /* per-rank estimate (ranks.c), owned */
     size_t n_ranks;
     double base_time, base_bytes; /* every rank's share besides */
+    struct fl_table layers;  /* per-file layer view (file_layers.c), owned */
 };
+
+/* The per-file layer view of t, which the pattern criteria read. */
+static inline const struct fl_table *ios_ft_layers(const iosage_file_table *t)
+{
+    return &t->priv->layers;
+}
 
 /* One record as the table builder sees it. */
 struct ios_ref {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ios_common.h"
+#include "ios_mpirun.h"
 #include "gen.h"
 #include "pfs_model.h"
 
@@ -163,9 +164,6 @@ static int manifest_compact(const char *path, const struct gen_sweep *sw)
 
 /* --- Running one run ------------------------------------------------------- */
 
-static void run_paths(const struct gen_options *o, const struct job *j,
-                      char *log, char *tmp, char *out, size_t size);
-
 /* The .pfs file of a run's drawn system into path. */
 static void system_path(const struct gen_options *o, const struct job *j,
                         char *path, size_t size)
@@ -191,61 +189,28 @@ static const char *system_env(const struct gen_options *o, const struct job *j)
     return o->tracer;
 }
 
-/* In the child: redirect output, build argv, exec mpirun. Never returns. */
+/* In the child: the run's mpirun command line (src/common/ios_mpirun.h)
+ * with its seed, output into out_path. Never returns. */
 static void exec_run(const struct gen_options *o, const struct job *j,
                      const char *tmp_log, const char *out_path)
 {
-    int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        close(fd);
-    }
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) {
-        dup2(devnull, 0);
-        close(devnull);
-    }
-    setpgid(0, 0);
-    if (getuid() == 0) {
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    }
-    static char np[16], preload[4200], logenv[4200], kernel[4200], seed[32];
-    snprintf(np, sizeof np, "%d", j->cfg->ranks);
-    const char *lib = o->tracer;
-    if (o->systems)
-        lib = system_env(o, j);
-    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", lib);
-    snprintf(logenv, sizeof logenv, "IOSAGE_LOG=%s", tmp_log);
-    snprintf(kernel, sizeof kernel, "%s/%s", o->bench_dir, j->cfg->kernel);
-    snprintf(seed, sizeof seed, "%ld", j->seed);
-    char *argv[32 + GEN_MAX_FLAGS];
-    int a = 0;
-    argv[a++] = "mpirun";
-    argv[a++] = "-np";
-    argv[a++] = np;
-    argv[a++] = "--oversubscribe";
-    argv[a++] = "--bind-to";
-    argv[a++] = "none";
-    argv[a++] = "-x";
-    argv[a++] = preload;
-    argv[a++] = "-x";
-    argv[a++] = logenv;
-    /* kernels built with ASan (make check) cannot have an uninstrumented
-     * library preloaded before the ASan runtime unless told it is fine */
-    argv[a++] = "-x";
-    argv[a++] = "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0";
-    argv[a++] = kernel;
+    static char seed[32];
+    static char *args[GEN_MAX_FLAGS + 2];
+    static struct ios_mpirun m;
+    int n = 0;
     for (int i = 0; i < j->cfg->n_flags; i++)
-        argv[a++] = j->cfg->flags[i];
-    argv[a++] = "--seed";
-    argv[a++] = seed;
-    argv[a] = NULL;
-    execvp("mpirun", argv);
-    fprintf(stderr, "gen: cannot run mpirun: %s\n", strerror(errno));
-    _exit(127);
+        args[n++] = j->cfg->flags[i];
+    snprintf(seed, sizeof seed, "%ld", j->seed);
+    args[n++] = "--seed";
+    args[n++] = seed;
+    const char *lib = o->systems ? system_env(o, j) : o->tracer;
+    ios_mpirun_argv(&m, j->cfg->ranks, o->bench_dir, j->cfg->kernel, lib,
+                    tmp_log, args, n);
+    ios_mpirun_exec(m.argv, out_path, NULL);
 }
+
+_Static_assert(GEN_MAX_FLAGS + 2 <= IOS_MPIRUN_MAX_ARGS,
+               "a sweep line's flags and the seed fit the mpirun command line");
 
 static void run_paths(const struct gen_options *o, const struct job *j,
                       char *log, char *tmp, char *out, size_t size)

@@ -11,18 +11,16 @@
 
 #include "ios_common.h"
 #include "gen.h"
+#include "iosage/patterns.h"
 
-/* The pattern ids a label may name (DESIGN.md). */
-static const char *const pattern_ids[] = {
-    "access_granularity", "metadata_intensity", "parallelism_efficiency",
-    "access_pattern",     "interface_choice",   "file_strategy",
-    "throughput_utilization"};
-
+/* Is s[0 .. n) the id of a registered pattern (iosage/patterns.h)? */
 static int known_pattern(const char *s, size_t n)
 {
-    for (size_t i = 0; i < sizeof pattern_ids / sizeof pattern_ids[0]; i++)
-        if (strlen(pattern_ids[i]) == n && memcmp(pattern_ids[i], s, n) == 0)
+    for (int i = 0; i < iosage_pattern_count(); i++) {
+        const char *id = iosage_pattern_get(i)->id;
+        if (strlen(id) == n && memcmp(id, s, n) == 0)
             return 1;
+    }
     return 0;
 }
 

@@ -41,6 +41,22 @@ void ios_detect_apply(const iosage_model *m, double gate,
     }
 }
 
+/* Rule 4: a pattern under its floor is not reported (x: the row). */
+static void apply_floors(const float *x, struct iosage_detection *d)
+{
+    for (int k = 0; k < d->n_patterns; k++) {
+        if (!d->detected[k] ||
+            iosage_pattern_floor_met(iosage_pattern_get(k), x, NULL, 0))
+            continue;
+        d->detected[k] = 0;
+        d->floored[k] = 1;
+        d->n_floored++;
+        d->labels &= ~(1u << k);
+    }
+    if (d->n_floored > 0 && d->labels == 0)
+        d->healthy = 1;
+}
+
 iosage_status iosage_model_detect(const iosage_model *m, const float *x,
                                   size_t n_rows, struct iosage_detection *out,
                                   iosage_error *err)
@@ -68,6 +84,7 @@ iosage_status iosage_model_detect(const iosage_model *m, const float *x,
             scores[k] = s[(size_t)(k + 1) * n_rows + i];
         double io_share = share >= 0 ? x[i * NF + (size_t)share] : 1.0;
         ios_detect_apply(m, s[i], scores, io_share, &out[i]);
+        apply_floors(x + i * NF, &out[i]);
     }
     free(s);
     return st;

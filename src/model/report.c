@@ -72,6 +72,10 @@ static iosage_status patterns_json(const iosage_model *m, const float *x,
         int rc = e ? 0 : -1;
         rc |= put(e, "score", num(d->score[k]));
         rc |= put(e, "detected", json_boolean(d->detected[k]));
+        char why[IOSAGE_TEXT_MAX];
+        if (d->floored[k] &&
+            !iosage_pattern_floor_met(iosage_pattern_get(k), x, why, sizeof why))
+            rc |= put(e, "floor", text(why));
         if (rc == 0 && with_shap && d->detected[k]) {
             iosage_status st = shap_json(m, k, x, &shap, err);
             if (st != IOSAGE_OK) {

@@ -107,37 +107,18 @@ struct trainer {
     iosage_model *m;
 };
 
-/* The features each pattern model is trained on (feature_sets = 1).
- * A model that sees every feature learns whatever tells the benchmark
- * configurations apart, and on real jobs that can be a shortcut: the
- * first bundle called every read-only job throughput_utilization (in the
- * benchmark runs only the re-read configurations read without writing)
- * and every job with many requests per rank access_granularity
- * (docs/evaluation.md). Those two models see only their registry key
- * features and the other inputs of their LABELING.md criterion; the
- * others see every feature (restricting them lowered the ood figures and
- * gained nothing on the real logs, measured 2026-12-02). */
-struct model_features {
-    const char *pattern;
-    int all;                    /* 1: every feature */
-    const char *const extra[24]; /* besides the key features */
-};
-
-static const struct model_features model_features[] = {
-    {"access_granularity", 0,
-     {"job_small_ops_per_rank_log", "stdio_small_op_share", "mpiio_op_size_log",
-      "posix_read_0_100_share", "posix_read_100_1k_share",
-      "posix_read_1k_10k_share", "posix_read_10k_100k_share",
-      "posix_read_100k_1m_share", "posix_read_1m_4m_share",
-      "posix_read_4m_10m_share", "posix_read_10m_plus_share",
-      "posix_write_0_100_share", "posix_write_100_1k_share",
-      "posix_write_1k_10k_share", "posix_write_10k_100k_share",
-      "posix_write_100k_1m_share", "posix_write_1m_4m_share",
-      "posix_write_4m_10m_share", "posix_write_10m_plus_share", NULL}},
-    {"throughput_utilization", 0,
-     {"mpiio_sync_per_write_log", "stdio_flush_per_write_log", NULL}},
-};
-
+/* The features each pattern model is trained on (feature_sets = 1): its
+ * registry entry's key features and model_features (src/patterns/
+ * p_<id>.c), or every feature when it has no model_features. A model that
+ * sees every feature learns whatever tells the benchmark configurations
+ * apart, and on real jobs that can be a shortcut: the first bundle called
+ * every read-only job throughput_utilization (in the benchmark runs only
+ * the re-read configurations read without writing) and every job with many
+ * requests per rank access_granularity (docs/evaluation.md). Those two
+ * models see only their key features and the other inputs of their
+ * LABELING.md criterion; the others see every feature (restricting them
+ * lowered the ood figures and gained nothing on the real logs, measured
+ * 2026-12-02). */
 static void mark(const char *name, unsigned char used[NF])
 {
     int i = iosage_feature_index(name);
@@ -149,17 +130,13 @@ static void mark(const char *name, unsigned char used[NF])
 static void mark_pattern(int k, unsigned char used[NF])
 {
     const struct iosage_pattern *p = iosage_pattern_get(k);
-    const struct model_features *mf = NULL;
-    for (size_t e = 0; e < sizeof model_features / sizeof model_features[0]; e++)
-        if (strcmp(model_features[e].pattern, p->id) == 0)
-            mf = &model_features[e];
-    if (!mf || mf->all) {
+    if (!p->model_features) {
         memset(used, 1, NF);
         return;
     }
     for (const char *const *f = p->key_features; *f; f++)
         mark(*f, used);
-    for (const char *const *f = mf->extra; *f; f++)
+    for (const char *const *f = p->model_features; *f; f++)
         mark(*f, used);
 }
 

@@ -4,8 +4,9 @@
  * formatting for evidence lines and reasons, file labels, materiality.
  *
  * Files of this folder: util.c (these helpers), p_<id>.c (one pattern
- * each: texts, key features, evidence, and the rule, which is the
- * labeler's criterion), registry.c (the list).
+ * each: texts, key features, evidence, the criterion the labeler applies,
+ * the finding and the changes of offline advice), pattern_list.c (the
+ * list), registry.c (lookups over it).
  */
 #ifndef IOS_PATTERNS_IOS_PATTERNS_H
 #define IOS_PATTERNS_IOS_PATTERNS_H
@@ -38,10 +39,28 @@ double ios_material_share(const iosage_file_table *t, double time, int64_t ops);
 void ios_ev_add(struct iosage_evidence *ev, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* A pattern's rule: the labeler's criterion p (enum iosage_label_pattern,
- * iosage/label.h) on log, without the healthy gate, into v (detected,
- * value, reason = the labeler's evidence line). Out of memory: not
- * detected, the reason says so. */
-void ios_label_rule(const iosage_log *log, int p, struct iosage_rule_verdict *v);
+/* A pattern's criterion of LABELING.md over the table's layer view
+ * (ios_file_layers.h): sets *present (0/1), *value (the criterion's main
+ * measured value) and writes one evidence line into ev. No healthy gate. */
+typedef void (*ios_criterion)(const struct fl_table *t, int *present,
+                              double *value, char *ev, size_t size);
+
+/* A pattern's rule: its criterion on t into v (detected, value, reason). */
+void ios_rule_verdict(ios_criterion criterion, const iosage_file_table *t,
+                      struct iosage_rule_verdict *v);
+
+/* The file's MPI-IO row (r itself or its peer), or NULL. */
+const struct iosage_file_row *ios_mpiio_row(const iosage_file_table *t,
+                                            const struct iosage_file_row *r);
+
+/* Is row r a file accessed mostly with independent MPI-IO calls? */
+int ios_independent_mpiio(const iosage_file_table *t,
+                          const struct iosage_file_row *r);
+
+/* A finding from what scan s found: share, main row, change as the change
+ * id; returns the main row, or NULL when there is none. */
+const struct iosage_file_row *ios_finding_from_scan(
+    const iosage_file_table *t, const struct ios_scan *s, const char *change,
+    struct iosage_pattern_finding *f);
 
 #endif

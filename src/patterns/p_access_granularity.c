@@ -1,7 +1,8 @@
 /*
  * src/patterns/p_access_granularity.c - many small reads or writes.
  *
- * Criterion (LABELING.md; the rule below is src/label/criteria.c): requests under 1 MiB are at least half of the reads
+ * Criterion (LABELING.md; criterion() below):
+ * requests under 1 MiB are at least half of the reads
  * or of the writes of the data files that carry them, at least 1,000 such
  * requests in the job, and those files carry at least 10% of the job's I/O
  * time. Requests are counted as the file system saw them: POSIX/DFS and
@@ -9,6 +10,9 @@
  * buffering can turn few large MPI-IO requests into many small POSIX ones,
  * and the reverse).
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "ios_patterns.h"
 
 static const char *const key_features[] = {
@@ -16,13 +20,75 @@ static const char *const key_features[] = {
     "posix_small_read_share", "posix_tiny_op_share", "mpiio_small_op_share",
     "posix_write_size_log", "posix_read_size_log", NULL};
 
-/* The criterion of LABELING.md, as the labeler (src/label) applies it,
- * without the healthy gate: one implementation of the criteria. */
+/* The model sees only the key features and these, the other inputs of the
+ * criterion (training's feature_sets, src/model/train.c). */
+static const char *const model_features[] = {
+    "job_small_ops_per_rank_log", "stdio_small_op_share", "mpiio_op_size_log",
+    "posix_read_0_100_share", "posix_read_100_1k_share",
+    "posix_read_1k_10k_share", "posix_read_10k_100k_share",
+    "posix_read_100k_1m_share", "posix_read_1m_4m_share",
+    "posix_read_4m_10m_share", "posix_read_10m_plus_share",
+    "posix_write_0_100_share", "posix_write_100_1k_share",
+    "posix_write_1k_10k_share", "posix_write_10k_100k_share",
+    "posix_write_100k_1m_share", "posix_write_1m_4m_share",
+    "posix_write_4m_10m_share", "posix_write_10m_plus_share", NULL};
+
+/* The criterion of LABELING.md on the table's layer view (the labeler
+ * applies the healthy gate, not this):
+ * Small requests are at least half of the reads (or writes) of the data
+ * files that carry them, at least 1,000 such requests, and those files are
+ * material. Counted per file and direction at the POSIX level (what the
+ * file system sees; MPI-IO only when there is no POSIX record) plus STDIO.
+ * The time that must be material is the read (write) time of the files
+ * whose reads (writes) are small, at the layer whose time counts. */
+static double small_dir(const struct fl_layer *l, int wr)
+{
+    double small = wr ? l->small_w : l->small_r;
+    double ops = (double)(wr ? l->writes : l->reads);
+    return small > 0 && small >= 0.5 * ops ? small : 0;
+}
+
+static void criterion(const struct fl_table *t, int *present, double *value,
+                      char *ev, size_t size)
+{
+    double n_small = 0, all_small = 0, all_ops = 0, time = 0, ops = 0;
+    int64_t files = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const struct fl_file *f = &t->files[i];
+        if (!fl_is_data(f))
+            continue;
+        const struct fl_layer *low = fl_low_layer(f), *st = &f->L[FL_STDIO];
+        int carries = 0;
+        for (int wr = 0; wr < 2; wr++) {
+            double n = small_dir(low, wr) + small_dir(st, wr);
+            if (n <= 0)
+                continue;
+            n_small += n;
+            carries = 1;
+            time += fl_dir_time(f, wr);
+            ops += fl_dir_ops(f, wr);
+        }
+        files += carries;
+        all_small += low->small_r + low->small_w + st->small_r + st->small_w;
+        all_ops += (double)(low->reads + low->writes + st->reads + st->writes);
+    }
+    double mat = fl_material(t, time, ops);
+    *present = n_small >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
+    *value = mat;
+    char c[32], p1[16], p2[16];
+    snprintf(ev, size,
+             "%s requests <1 MiB on %lld data file(s) where they are >= half of "
+             "reads or writes, %s of I/O time (data ops: %s small)",
+             ios_fmt_label_count(c, sizeof c, n_small), (long long)files,
+             ios_fmt_label_pct(p1, sizeof p1, mat),
+             ios_fmt_label_pct(p2, sizeof p2, all_ops > 0 ? all_small / all_ops : 0));
+}
+
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)t;
-    ios_label_rule(log, IOSAGE_LABEL_ACCESS_GRANULARITY, v);
+    (void)log;
+    ios_rule_verdict(criterion, t, v);
 }
 
 /* "<file>: 98% of 1.2 M writes under 1 MiB (average 4.0 KiB), 71% of I/O
@@ -56,6 +122,50 @@ static void evidence(const iosage_log *log, const iosage_file_table *t,
         one_line(t, &t->rows[s.top[k]], ev);
 }
 
+/* Offline advice: the share of the I/O time, the main file and the change
+ * (see src/advise/findings.c for the shares of every pattern). */
+static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f)
+{
+    struct ios_scan s;
+    ios_scan_small(t, &s);
+    const struct iosage_file_row *r = ios_finding_from_scan(t, &s, "larger_requests", f);
+    if (r && (r->flags & IOSAGE_FILE_SHARED) && ios_independent_mpiio(t, r))
+        f->change_id = "collective_buffering";
+}
+
+/* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_collective_buffering[] = {
+    "romio_cb_write", "romio_cb_read", "io_form_history", "io_form_restart",
+    "OPENPMD_HDF5_INDEPENDENT", NULL};
+
+static const struct iosage_pattern_change changes[] = {
+    {"larger_requests",
+     "Make requests of at least 1 MiB: raise the transfer size, or buffer "
+     "small writes in memory and write them in large blocks.",
+     "Fewer requests for the same bytes: the per-request cost, which sets "
+     "the I/O time now, shrinks roughly with the request count.",
+     "The small requests carry only a negligible share of the I/O time, or "
+     "memory cannot hold a larger buffer.", NULL},
+    {"collective_buffering",
+     "Use collective MPI-IO (MPI_File_write_all / MPI_File_read_all) so that "
+     "aggregator ranks merge the small requests, with collective buffering "
+     "on (romio_cb_write=enable, romio_cb_read=enable).",
+     "The file system sees a few large requests from the aggregators instead "
+     "of many small ones from every rank.",
+     "The ranks cannot call the I/O collectively (they write at different "
+     "times), or the small requests carry a negligible share of the I/O time.",
+     keys_collective_buffering},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below the share of the job's I/O time in data files whose requests are mostly small: at least 5%. */
+static const struct iosage_pattern_floor floors[] = {
+    {"job_small_file_time_share", 0.05, 1},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_access_granularity = {
     .id = "access_granularity",
     .name = "Small I/O requests",
@@ -68,6 +178,12 @@ const struct iosage_pattern ios_pattern_access_granularity = {
     .not_applicable = "The small requests carry only a negligible share of "
                       "the I/O time.",
     .key_features = key_features,
+    .model_features = model_features,
     .evidence = evidence,
     .rule = rule,
+    .finding = finding,
+    .changes = changes,
+    .advice_rank = 3,
+    .floors = floors,
+    .abbrev = "AG",
 };

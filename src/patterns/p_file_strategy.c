@@ -1,11 +1,15 @@
 /*
  * src/patterns/p_file_strategy.c - too many files for the work.
  *
- * Criterion (LABELING.md; the rule below is src/label/criteria.c): at least 1,000 data files; or at least 64 data files,
+ * Criterion (LABELING.md; criterion() below):
+ * at least 1,000 data files; or at least 64 data files,
  * at least one per rank, with a median size under 4 MiB; or at least 10 data
  * files per rank and at least 64 data files. And the data files carry at
  * least 10% of the job's I/O time.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "ios_patterns.h"
 
 static const char *const key_features[] = {
@@ -13,13 +17,61 @@ static const char *const key_features[] = {
     "file_small_share", "file_shared_share", "job_meta_time_share",
     "meta_opens_per_file_rank_log", NULL};
 
-/* The criterion of LABELING.md, as the labeler (src/label) applies it,
- * without the healthy gate: one implementation of the criteria. */
+/* The criterion of LABELING.md on the table's layer view (the labeler
+ * applies the healthy gate, not this):
+ * Too many files for the work: >= 1,000 data files; or >= 64 with at least
+ * one per rank and a median size under 4 MiB; or >= 10 per rank and >= 64;
+ * and those files are material. */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void criterion(const struct fl_table *t, int *present, double *value,
+                      char *ev, size_t size)
+{
+    int64_t n = 0;
+    double time = 0, fops = 0;
+    int64_t *sizes = t->scratch; /* t->n entries */
+    for (size_t i = 0; i < t->n; i++) {
+        const struct fl_file *f = &t->files[i];
+        if (!fl_is_data(f))
+            continue;
+        int64_t ext = fl_file_extent(f);
+        if (ext <= 0) {
+            ext = 0;
+            for (int k = 0; k < FL_NLAYERS; k++)
+                if (f->L[k].bytes_r + f->L[k].bytes_w > ext)
+                    ext = f->L[k].bytes_r + f->L[k].bytes_w;
+        }
+        sizes[n++] = ext;
+        time += fl_file_time(f);
+        fops += (double)fl_file_ops(f);
+    }
+    double median = 0;
+    if (n > 0) {
+        qsort(sizes, (size_t)n, sizeof *sizes, cmp_i64);
+        median = n % 2 ? (double)sizes[n / 2]
+                       : ((double)sizes[n / 2 - 1] + (double)sizes[n / 2]) / 2;
+    }
+    double per_rank = (double)n / (double)t->nprocs;
+    int many = n >= 1000 || (n >= 64 && per_rank >= 1 && median < 4 * IOS_MIB) ||
+               (per_rank >= 10 && n >= 64);
+    double mat = fl_material(t, time, fops);
+    *present = many && mat >= IOSAGE_LABEL_MATERIAL;
+    *value = (double)n;
+    char p[16], b[32];
+    snprintf(ev, size, "%lld data files (%.3g per rank, median %s), %s of I/O time",
+             (long long)n, per_rank, ios_fmt_label_bytes(b, sizeof b, median),
+             ios_fmt_label_pct(p, sizeof p, mat));
+}
+
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)t;
-    ios_label_rule(log, IOSAGE_LABEL_FILE_STRATEGY, v);
+    (void)log;
+    ios_rule_verdict(criterion, t, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,
@@ -42,6 +94,74 @@ static void evidence(const iosage_log *log, const iosage_file_table *t,
                ios_fmt_pct(p, sizeof p, ios_share(j->meta_time, j->io_time)));
 }
 
+/* Offline advice: the share of the I/O time, the main file and the change
+ * (see src/advise/findings.c for the shares of every pattern). */
+/* Time of all data files; the main file is the busiest one. */
+static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f)
+{
+    double time = 0.0;
+    int64_t ops = 0;
+    f->row = -1;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *r = &t->rows[i];
+        if (!(r->flags & IOSAGE_FILE_DATA) || !(r->flags & IOSAGE_FILE_COUNTED))
+            continue;
+        time += r->io_time;
+        ops = ios_sadd(ops, ios_sadd(r->reads, r->writes));
+        if (f->row < 0)
+            f->row = (int)i;
+    }
+    f->share = ios_material_share(t, time, ops);
+    f->change_id = "shared_file";
+    /* On Lustre with the default stripe count of 1, the separate files
+     * spread over the targets and one shared file would sit on one: held
+     * back unless the files are striped wider (docs/pfs.md, validation). */
+    int64_t on_lustre = 0, widest = 0;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *r = &t->rows[i];
+        if (!(r->flags & IOSAGE_FILE_DATA) || r->lustre_stripe_count < 1)
+            continue;
+        on_lustre++;
+        if (r->lustre_stripe_count > widest)
+            widest = r->lustre_stripe_count;
+    }
+    if (on_lustre >= 2 && widest == 1) {
+        f->held = 1;
+        snprintf(f->held_why, sizeof f->held_why, "one shared file not "
+                 "proposed: the %lld data files are on Lustre with a stripe "
+                 "count of 1, spread over the targets; one shared file would "
+                 "sit on one target unless striped wide first (lfs setstripe "
+                 "-c)", (long long)on_lustre);
+    }
+}
+
+/* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_shared_file[] = {
+    "io_form_history", "io_form_restart", "NumAggregators", "AggregatorRatio",
+    NULL};
+
+static const struct iosage_pattern_change changes[] = {
+    {"shared_file",
+     "Write one shared file with collective MPI-IO, or use HDF5/ADIOS2 "
+     "aggregation, instead of a file per process.",
+     "The number of files no longer grows with the number of ranks: fewer "
+     "creates and opens, and larger requests.",
+     "Downstream tools need one file per process, or the shared file would "
+     "sit on fewer storage targets than the separate files (Lustre's default "
+     "stripe count is 1): stripe it wide first, or it is slower.",
+     keys_shared_file},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below data files per rank: at least 0.05 (one file per 20 ranks;
+ * lg(0.05) = 0.0212). */
+static const struct iosage_pattern_floor floors[] = {
+    {"file_per_rank_log", 0.0212, 0},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_file_strategy = {
     .id = "file_strategy",
     .name = "Too many files",
@@ -56,4 +176,9 @@ const struct iosage_pattern ios_pattern_file_strategy = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .finding = finding,
+    .changes = changes,
+    .advice_rank = 2,
+    .floors = floors,
+    .abbrev = "FS",
 };

@@ -1,25 +1,61 @@
 /*
  * src/patterns/p_metadata_intensity.c - metadata time dominates.
  *
- * Criterion (LABELING.md; the rule below is src/label/criteria.c): metadata time (META_TIME of the layers counted in the
+ * Criterion (LABELING.md; criterion() below):
+ * metadata time (META_TIME of the layers counted in the
  * job's I/O time, all files) is at least 30% of the job's I/O time, and the
  * job made at least 1,000 metadata operations (opens, stats, seeks, syncs,
  * set_views of every layer, all files).
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "ios_patterns.h"
+
+#define REPEATED_OPENS 3.0 /* opens per (file, rank): open/close per access */
 
 static const char *const key_features[] = {
     "job_meta_time_share", "meta_ops_per_data_op_log", "meta_ops_per_rank_log",
     "meta_time_per_op_log", "meta_opens_per_file_rank_log", "meta_stats_per_open_log",
     "file_per_rank_log", NULL};
 
-/* The criterion of LABELING.md, as the labeler (src/label) applies it,
- * without the healthy gate: one implementation of the criteria. */
+/* The criterion of LABELING.md on the table's layer view (the labeler
+ * applies the healthy gate, not this):
+ * Metadata time (META_TIME of the counted layers, every file) is at least
+ * 30% of the job's I/O time, with at least 1,000 metadata operations
+ * (opens, stats, seeks, syncs; Darshan has no close counter). */
+static void criterion(const struct fl_table *t, int *present, double *value,
+                      char *ev, size_t size)
+{
+    double meta = 0, ops = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const struct fl_file *f = &t->files[i];
+        for (int k = 0; k < FL_NLAYERS; k++) {
+            const struct fl_layer *l = &f->L[k];
+            if (fl_counted(f, k))
+                meta += l->t_meta;
+            /* Operations are counted where the file system sees them:
+             * POSIX (also under MPI-IO), DFS, STDIO; MPI-IO only for files
+             * without a POSIX record. */
+            if (k == FL_MPIIO && (f->L[FL_POSIX].present || f->L[FL_DFS].present))
+                continue;
+            if (l->present)
+                ops += (double)(l->opens + l->stats + l->seeks + l->syncs);
+        }
+    }
+    double share = t->io_time > 0 ? meta / t->io_time : 0;
+    *present = share >= 0.30 && ops >= IOSAGE_LABEL_MIN_OPS;
+    *value = share;
+    char c[32], p[16];
+    snprintf(ev, size, "metadata %s of I/O time, %s metadata ops",
+             ios_fmt_label_pct(p, sizeof p, share), ios_fmt_label_count(c, sizeof c, ops));
+}
+
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)t;
-    ios_label_rule(log, IOSAGE_LABEL_METADATA_INTENSITY, v);
+    (void)log;
+    ios_rule_verdict(criterion, t, v);
 }
 
 /* The three counted rows with the most metadata time. */
@@ -65,6 +101,56 @@ static void evidence(const iosage_log *log, const iosage_file_table *t,
     }
 }
 
+/* Offline advice: the share of the I/O time, the main file and the change
+ * (see src/advise/findings.c for the shares of every pattern). */
+static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f)
+{
+    double opens = 0.0, pairs = 0.0;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *r = &t->rows[i];
+        if (!ios_row_top(r) || (r->flags & (IOSAGE_FILE_STREAM |
+                                            IOSAGE_FILE_SYSTEM)))
+            continue;
+        opens += (double)r->opens;
+        pairs += (double)(r->ranks > 0 ? r->ranks : 1);
+    }
+    f->share = ios_share(t->job.meta_time, t->job.io_time);
+    f->row = -1;
+    f->change_id = ios_ratio(opens, pairs) >= REPEATED_OPENS ? "batch_metadata"
+                                                             : "fewer_files";
+}
+
+/* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_fewer_files[] = {
+    "frames_per_outfile", "io_form_history", "NumAggregators", NULL};
+
+static const struct iosage_pattern_change changes[] = {
+    {"fewer_files",
+     "Write fewer, larger files: put small outputs into one shared file (or "
+     "an HDF5/ADIOS2 container) instead of one file each.",
+     "Fewer creates, opens, stats and closes: the metadata time falls with "
+     "the number of files.",
+     "The files are required outputs in this form, e.g. per-step files read "
+     "by other tools.",
+     keys_fewer_files},
+    {"batch_metadata",
+     "Open each file once and keep it open, stat it once: no open/stat/close "
+     "around every read or write.",
+     "Metadata operations drop to a few per file, so metadata no longer "
+     "dominates the I/O time.",
+     "The files must be closed between accesses, e.g. other programs read "
+     "them while the job runs.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, below the metadata share of the job's I/O time: at least 10%. */
+static const struct iosage_pattern_floor floors[] = {
+    {"job_meta_time_share", 0.10, 1},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_metadata_intensity = {
     .id = "metadata_intensity",
     .name = "Metadata-heavy I/O",
@@ -78,4 +164,9 @@ const struct iosage_pattern ios_pattern_metadata_intensity = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .finding = finding,
+    .changes = changes,
+    .advice_rank = 5,
+    .floors = floors,
+    .abbrev = "MI",
 };

@@ -1,7 +1,8 @@
 /*
  * src/patterns/p_parallelism_efficiency.c - unequal I/O across ranks.
  *
- * Criterion (LABELING.md; the rule below is src/label/criteria.c): nprocs > 1, and the slowest rank's I/O time is at
+ * Criterion (LABELING.md; criterion() below):
+ * nprocs > 1, and the slowest rank's I/O time is at
  * least 2x the mean rank's while that rank spends at least 10% of the run
  * in I/O; or the rank that moves the most bytes moves at least 2x the mean
  * while it spends at least 10% of the run in I/O. Per-rank values are the
@@ -9,6 +10,7 @@
  * I/O through rank 0" is included.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "ios_patterns.h"
 
@@ -18,13 +20,45 @@ static const char *const key_features[] = {
     "unique_rank_bytes_imbalance", "rank_active_share",
     "job_io_time_share_slowest", NULL};
 
-/* The criterion of LABELING.md, as the labeler (src/label) applies it,
- * without the healthy gate: one implementation of the criteria. */
+/* The criterion of LABELING.md on the table's layer view (the labeler
+ * applies the healthy gate, not this):
+ * nprocs > 1, the slowest rank's I/O time (or the rank moving most bytes) is
+ * at least 2x the mean rank's, and that rank spends at least 10% of the run
+ * time in I/O. */
+static void criterion(const struct fl_table *t, int *present, double *value,
+                      char *ev, size_t size)
+{
+    int64_t n = t->nprocs, slow = 0, big = 0;
+    double sum_t = 0, sum_b = 0;
+    for (int64_t r = 0; r < n; r++) {
+        sum_t += t->rank_time[r];
+        sum_b += t->rank_bytes[r];
+        if (t->rank_time[r] > t->rank_time[slow])
+            slow = r;
+        if (t->rank_bytes[r] > t->rank_bytes[big])
+            big = r;
+    }
+    double mean_t = sum_t / (double)n, mean_b = sum_b / (double)n;
+    double rt = mean_t > 0 ? t->rank_time[slow] / mean_t : 0;
+    double rb = mean_b > 0 ? t->rank_bytes[big] / mean_b : 0;
+    double st = t->run_time > 0 ? t->rank_time[slow] / t->run_time : 0;
+    double sb = t->run_time > 0 ? t->rank_time[big] / t->run_time : 0;
+    int by_time = rt >= 2.0 && st >= 0.10;
+    int by_bytes = rb >= 2.0 && sb >= 0.10;
+    *present = n > 1 && (by_time || by_bytes);
+    *value = rt > rb ? rt : rb;
+    char p1[16], p2[16];
+    snprintf(ev, size,
+             "slowest rank %.3gx mean I/O time (%s of run), max-bytes rank %.3gx "
+             "mean bytes (%s of run)",
+             rt, ios_fmt_label_pct(p1, sizeof p1, st), rb, ios_fmt_label_pct(p2, sizeof p2, sb));
+}
+
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  struct iosage_rule_verdict *v)
 {
-    (void)t;
-    ios_label_rule(log, IOSAGE_LABEL_PARALLELISM_EFFICIENCY, v);
+    (void)log;
+    ios_rule_verdict(criterion, t, v);
 }
 
 static const char *rank_name(char *buf, size_t size, int64_t rank)
@@ -81,6 +115,47 @@ static void evidence(const iosage_log *log, const iosage_file_table *t,
                    ios_fmt_secs(s1, sizeof s1, t->rows[k].slowest_rank_time), q);
 }
 
+/* Offline advice: the share of the I/O time, the main file and the change
+ * (see src/advise/findings.c for the shares of every pattern). */
+static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f)
+{
+    const struct iosage_job_summary *j = &t->job;
+    f->share = ios_share(j->rank_time_max - j->rank_time_mean, j->rank_time_max);
+    f->row = -1;
+    f->change_id = "balance_io";
+}
+
+/* The change ids of docs/report.md for this pattern. */
+/* The config-file settings each change looks for (offline advice). */
+static const char *const keys_balance_io[] = {
+    "cb_nodes", "NumAggregators", NULL};
+
+static const struct iosage_pattern_change changes[] = {
+    {"balance_io",
+     "Spread the I/O evenly over the ranks, or aggregate it with collective "
+     "I/O, instead of letting one rank (or a few) move most of the data.",
+     "The slowest rank's I/O time falls toward the mean rank's, and the other "
+     "ranks stop waiting for it.",
+     "One rank owns the data by design (configuration, logging output), or "
+     "the imbalance costs a negligible share of the run.",
+     keys_balance_io},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* Floor (docs/report.md "Floors"): never reported, whatever a model's
+ * score, unless the per-rank I/O time or bytes estimate is imbalanced
+ * (1 - mean / max at least 0.2: the slowest rank at least 1.25x the mean
+ * rank), or the slowest and fastest ranks of shared files moved bytes that
+ * differ by at least half (shared_bytes_spread 0.5: the per-rank estimate
+ * sees only the slowest rank's bytes, so a rank that moves 10x the data in
+ * the same time shows only there). */
+static const struct iosage_pattern_floor floors[] = {
+    {"rank_time_imbalance", 0.2, 0},
+    {"rank_bytes_imbalance", 0.2, 0},
+    {"shared_bytes_spread", 0.5, 0},
+    {NULL, 0.0, 0},
+};
+
 const struct iosage_pattern ios_pattern_parallelism_efficiency = {
     .id = "parallelism_efficiency",
     .name = "Rank imbalance",
@@ -94,4 +169,9 @@ const struct iosage_pattern ios_pattern_parallelism_efficiency = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .finding = finding,
+    .changes = changes,
+    .advice_rank = 6,
+    .floors = floors,
+    .abbrev = "PE",
 };

@@ -1,50 +1,34 @@
 /*
- * src/patterns/registry.c - the list of registered patterns, in the order
- * of the design's table. Adding a pattern: write src/patterns/p_<id>.c
- * defining `const struct iosage_pattern ios_pattern_<id>`, then add one
- * X(<id>) line below.
+ * src/patterns/registry.c - lookups over the registered patterns
+ * (pattern_list.c holds the list).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ios_patterns.h"
 
-#define IOS_PATTERN_LIST(X)                                                    \
-    X(access_granularity)                                                      \
-    X(metadata_intensity)                                                      \
-    X(parallelism_efficiency)                                                  \
-    X(access_pattern)                                                          \
-    X(interface_choice)                                                        \
-    X(file_strategy)                                                           \
-    X(throughput_utilization)
-
-#define DECLARE(id) extern const struct iosage_pattern ios_pattern_##id;
-#define ADDRESS(id) &ios_pattern_##id,
-
-IOS_PATTERN_LIST(DECLARE)
-
-static const struct iosage_pattern *const registry[] = {
-    IOS_PATTERN_LIST(ADDRESS)};
-
-#define N_PATTERNS ((int)(sizeof registry / sizeof registry[0]))
-_Static_assert(sizeof registry / sizeof registry[0] <= IOSAGE_MAX_PATTERNS,
-               "raise IOSAGE_MAX_PATTERNS");
+/* pattern_list.c: the patterns, ended by NULL. */
+extern const struct iosage_pattern *const ios_pattern_list[];
 
 int iosage_pattern_count(void)
 {
-    return N_PATTERNS;
+    int n = 0;
+    while (ios_pattern_list[n] && n < IOSAGE_MAX_PATTERNS)
+        n++;
+    return n;
 }
 
 const struct iosage_pattern *iosage_pattern_get(int i)
 {
-    return i >= 0 && i < N_PATTERNS ? registry[i] : NULL;
+    return i >= 0 && i < iosage_pattern_count() ? ios_pattern_list[i] : NULL;
 }
 
 int iosage_pattern_index(const char *id)
 {
     if (!id)
         return -1;
-    for (int i = 0; i < N_PATTERNS; i++)
-        if (strcmp(registry[i]->id, id) == 0)
+    for (int i = 0; i < iosage_pattern_count(); i++)
+        if (strcmp(ios_pattern_list[i]->id, id) == 0)
             return i;
     return -1;
 }
@@ -52,4 +36,52 @@ int iosage_pattern_index(const char *id)
 const struct iosage_pattern *iosage_pattern_find(const char *id)
 {
     return iosage_pattern_get(iosage_pattern_index(id));
+}
+
+const struct iosage_pattern_change *iosage_pattern_change_find(
+    const struct iosage_pattern *p, const char *change_id)
+{
+    for (int i = 0; p && change_id && p->changes && p->changes[i].id; i++)
+        if (strcmp(p->changes[i].id, change_id) == 0)
+            return &p->changes[i];
+    return NULL;
+}
+
+/* Does the row have no I/O time (T = 0: the three time shares are 0)? */
+static int no_io_time(const float *x)
+{
+    static const char *const shares[] = {"job_read_time_share",
+                                         "job_write_time_share",
+                                         "job_meta_time_share"};
+    for (int i = 0; i < 3; i++) {
+        int f = iosage_feature_index(shares[i]);
+        if (f < 0 || x[f] > 0.0f)
+            return 0;
+    }
+    return 1;
+}
+
+int iosage_pattern_floor_met(const struct iosage_pattern *p, const float *x,
+                             char *why, size_t size)
+{
+    size_t used = 0;
+    if (why && size)
+        why[0] = '\0';
+    if (!p || !p->floors || !p->floors[0].feature || !x)
+        return 1;
+    int untimed = no_io_time(x);
+    for (int i = 0; p->floors[i].feature; i++) {
+        const struct iosage_pattern_floor *fl = &p->floors[i];
+        int f = iosage_feature_index(fl->feature);
+        if (f < 0 || (fl->time_share && untimed) || (double)x[f] >= fl->min) {
+            if (why && size)
+                why[0] = '\0';
+            return 1;
+        }
+        if (why && used < size)
+            used += (size_t)snprintf(why + used, size - used, "%s%s %.3g < %g",
+                                     i ? ", " : "", fl->feature, (double)x[f],
+                                     fl->min);
+    }
+    return 0;
 }

@@ -1,6 +1,6 @@
 /*
- * src/patterns/util.c - formatting and materiality helpers for the pattern
- * files (see internal.h).
+ * src/patterns/util.c - formatting, materiality and finding helpers for
+ * the pattern files (see ios_patterns.h).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -46,14 +46,38 @@ void ios_ev_add(struct iosage_evidence *ev, const char *fmt, ...)
     va_end(ap);
 }
 
-void ios_label_rule(const iosage_log *log, int p, struct iosage_rule_verdict *v)
+void ios_rule_verdict(ios_criterion criterion, const iosage_file_table *t,
+                      struct iosage_rule_verdict *v)
 {
     memset(v, 0, sizeof *v);
-    iosage_error err;
-    iosage_status st = iosage_label_criterion(log, p, &v->detected, &v->value,
-                                              v->reason, sizeof v->reason, &err);
-    if (st != IOSAGE_OK) {
-        v->detected = 0;
-        snprintf(v->reason, sizeof v->reason, "not evaluated: %.200s", err.msg);
-    }
+    criterion(ios_ft_layers(t), &v->detected, &v->value, v->reason,
+              sizeof v->reason);
+}
+
+const struct iosage_file_row *ios_mpiio_row(const iosage_file_table *t,
+                                            const struct iosage_file_row *r)
+{
+    if (r->module == IOSAGE_MOD_MPIIO)
+        return r;
+    if (r->peer >= 0 && (size_t)r->peer < t->n_rows &&
+        t->rows[r->peer].module == IOSAGE_MOD_MPIIO)
+        return &t->rows[r->peer];
+    return NULL;
+}
+
+int ios_independent_mpiio(const iosage_file_table *t,
+                          const struct iosage_file_row *r)
+{
+    const struct iosage_file_row *m = ios_mpiio_row(t, r);
+    return m && m->indep_ops > 0 && m->indep_ops >= m->coll_ops;
+}
+
+const struct iosage_file_row *ios_finding_from_scan(
+    const iosage_file_table *t, const struct ios_scan *s, const char *change,
+    struct iosage_pattern_finding *f)
+{
+    f->share = ios_material_share(t, s->time, s->ops);
+    f->row = s->top[0];
+    f->change_id = change;
+    return f->row >= 0 ? &t->rows[f->row] : NULL;
 }

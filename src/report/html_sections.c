@@ -88,8 +88,10 @@ void rep_html_changes(rep_out *o, const json_t *doc)
     const json_t *cs = rep_arr(adv, "changes");
     rep_puts(o, "<section id=\"changes\">\n<h2>Proposed changes</h2>\n");
     if (json_array_size(cs) == 0 && json_array_size(rep_arr(doc, "findings")) > 0)
-        rep_puts(o, "<p>None: the changes of the detected patterns do not "
-                    "apply here (their findings say why).</p>\n");
+        rep_puts(o, "<p>None: each detected pattern's change was left out, "
+                    "because it does not apply here or its files hold under "
+                    "5% of the I/O time (the findings and warnings say "
+                    "why).</p>\n");
     else if (json_array_size(cs) == 0)
         rep_puts(o, "<p>None: no bottleneck pattern to act on.</p>\n");
     size_t i;

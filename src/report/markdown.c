@@ -69,7 +69,8 @@ static void md_detection(rep_out *o, const json_t *det)
         ident(o, rep_str(p, "id"));
         rep_printf(o, " | %s | %s | %s |\n", rep_field_score(a, sizeof a, p, "score"),
                    rep_field_score(b, sizeof b, p, "threshold"),
-                   rep_bool(p, "detected", 0) ? "**yes**" : "no");
+                   rep_bool(p, "detected", 0) ? "**yes**"
+                   : json_object_get(p, "floor") ? "no: under its floor" : "no");
     }
 }
 
@@ -151,8 +152,9 @@ static void md_changes(rep_out *o, const json_t *doc)
     const json_t *cs = rep_arr(adv, "changes");
     rep_puts(o, "\n## Proposed changes\n\n");
     if (json_array_size(cs) == 0 && json_array_size(rep_arr(doc, "findings")) > 0)
-        rep_puts(o, "None: the changes of the detected patterns do not apply "
-                    "here (their findings say why).\n");
+        rep_puts(o, "None: each detected pattern's change was left out, "
+                    "because it does not apply here or its files hold under "
+                    "5% of the I/O time (the findings and warnings say why).\n");
     else if (json_array_size(cs) == 0)
         rep_puts(o, "None: no bottleneck pattern to act on.\n");
     size_t i;

@@ -213,6 +213,8 @@ static void text_detection(struct tview *t, const json_t *doc)
             sgr(t, "1;31");
             rep_puts(t->o, " DETECTED");
             sgr(t, "0");
+        } else if (json_object_get(p, "floor")) {
+            rep_puts(t->o, " floored"); /* the warning says why */
         }
         rep_putc(t->o, '\n');
         if (name.oom)
@@ -326,8 +328,10 @@ static void text_changes(struct tview *t, const json_t *doc)
     const json_t *cs = rep_arr(adv, "changes");
     heading(t, "Proposed changes");
     if (json_array_size(cs) == 0 && json_array_size(rep_arr(doc, "findings")) > 0)
-        rep_puts(t->o, "  none: the changes of the detected patterns do not "
-                       "apply here (their findings say why)\n");
+        rep_puts(t->o, "  none: each detected pattern's change was left out, "
+                       "because it does not apply here or its files hold "
+                       "under 5% of the I/O time (the findings and warnings "
+                       "say why)\n");
     else if (json_array_size(cs) == 0)
         rep_puts(t->o, "  none: no bottleneck pattern to act on\n");
     size_t i;

@@ -13,37 +13,18 @@
 
 #include "ios_common.h"
 #include "iosage/label.h"
+#include "iosage/patterns.h"
 #include "iosage/validate.h"
 
 #define SCENARIO_MAX_BYTES (64 * 1024)
 
-/* The change ids of docs/report.md, keyed by pattern. */
-static const char *const known_changes[][2] = {
-    {"access_granularity", "larger_requests"},
-    {"access_granularity", "collective_buffering"},
-    {"metadata_intensity", "fewer_files"},
-    {"metadata_intensity", "batch_metadata"},
-    {"parallelism_efficiency", "balance_io"},
-    {"access_pattern", "sequential_access"},
-    {"access_pattern", "data_sieving"},
-    {"interface_choice", "collective_io"},
-    {"file_strategy", "shared_file"},
-    {"throughput_utilization", "drop_syncs"},
-    {"throughput_utilization", "stripe_wide"},
-    {"throughput_utilization", "read_once"},
-};
-
 _Static_assert(IOSAGE_VALIDATE_NPATTERNS == IOSAGE_LABEL_NPATTERNS,
                "validate keeps one slot per labeler pattern");
 
+/* The change ids of docs/report.md: each pattern's, in the registry. */
 int iosage_validate_known_change(const char *pattern, const char *change_id)
 {
-    size_t n = sizeof known_changes / sizeof known_changes[0];
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(known_changes[i][0], pattern) == 0 &&
-            strcmp(known_changes[i][1], change_id) == 0)
-            return 1;
-    return 0;
+    return iosage_pattern_change_find(iosage_pattern_find(pattern), change_id) != NULL;
 }
 
 static int known_pattern(const char *id)

@@ -1,6 +1,7 @@
 /*
  * src/validate/spawn.c - run one program with a timeout (the kernels under
- * mpirun, and the analyzer), and read a kernel's summary line.
+ * mpirun, started as src/common/ios_mpirun.h says, and the analyzer), and
+ * read a kernel's summary line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +15,13 @@
 #include <unistd.h>
 
 #include "ios_common.h"
+#include "ios_mpirun.h"
 #include "internal.h"
 
 #define SUMMARY_MAX_BYTES (1 << 20) /* of run output searched */
+
+_Static_assert(IOSAGE_VALIDATE_MAX_ARGS <= IOS_MPIRUN_MAX_ARGS,
+               "a scenario's kernel arguments fit the mpirun command line");
 
 double ios_validate_now(void)
 {
@@ -36,29 +41,6 @@ void ios_validate_say(const struct iosage_validate_options *o,
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     o->progress(o->progress_ctx, line);
-}
-
-/* In the child: redirect, set the environment, exec. Never returns. */
-static void exec_child(char *const argv[], const char *out_path,
-                       const char *err_path)
-{
-    setpgid(0, 0);
-    int in = open("/dev/null", O_RDONLY);
-    int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int errfd = err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644)
-                         : out;
-    if (in < 0 || out < 0 || errfd < 0)
-        _exit(126);
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(errfd, 2);
-    if (getuid() == 0) {
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    }
-    execvp(argv[0], argv);
-    dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
 }
 
 /* The child runs in its own process group (so that a timeout can kill
@@ -130,7 +112,7 @@ int ios_validate_spawn(char *const argv[], const char *out_path,
     }
     if (pid == 0) {
         restore_signals(old);
-        exec_child(argv, out_path, err_path);
+        ios_mpirun_exec(argv, out_path, err_path);
     }
     setpgid(pid, pid); /* both sides, so that the kill below cannot miss */
     int status = 0, timed_out = 0;
@@ -181,43 +163,6 @@ static double summary_seconds(const char *path, const char *kernel)
     return secs;
 }
 
-/* The mpirun command line into argv (static strings in bufs). */
-static void kernel_argv(const struct iosage_validate_options *o,
-                        const char *kernel, int ranks,
-                        const struct iosage_validate_flags *f,
-                        const char *log_path, char *bufs[4], char **argv)
-{
-    int a = 0;
-    snprintf(bufs[0], 4200, "%d", ranks);
-    snprintf(bufs[1], 4200, "%s/%s", o->bench_dir, kernel);
-    argv[a++] = "mpirun";
-    argv[a++] = "-np";
-    argv[a++] = bufs[0];
-    argv[a++] = "--oversubscribe";
-    argv[a++] = "--bind-to";
-    argv[a++] = "none";
-    if (log_path) {
-        snprintf(bufs[2], 4200, "LD_PRELOAD=%s", o->tracer);
-        snprintf(bufs[3], 4200, "IOSAGE_LOG=%s", log_path);
-        argv[a++] = "-x";
-        argv[a++] = bufs[2];
-        argv[a++] = "-x";
-        argv[a++] = bufs[3];
-    } else if (o->preload) {
-        snprintf(bufs[2], 4200, "LD_PRELOAD=%s", o->preload);
-        argv[a++] = "-x";
-        argv[a++] = bufs[2];
-    }
-    /* kernels built with ASan (make check) may run without the tracer or
-     * with an uninstrumented one preloaded */
-    argv[a++] = "-x";
-    argv[a++] = "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0";
-    argv[a++] = bufs[1];
-    for (int i = 0; i < f->n; i++)
-        argv[a++] = f->v[i];
-    argv[a] = NULL;
-}
-
 iosage_status ios_validate_run_kernel(const struct iosage_validate_options *o,
                                       const char *kernel, int ranks,
                                       const struct iosage_validate_flags *f,
@@ -226,10 +171,12 @@ iosage_status ios_validate_run_kernel(const struct iosage_validate_options *o,
                                       struct ios_validate_run *run,
                                       iosage_error *err)
 {
-    static char b0[4200], b1[4200], b2[4200], b3[4200];
-    char *bufs[4] = {b0, b1, b2, b3};
-    char *argv[16 + IOSAGE_VALIDATE_MAX_ARGS];
-    kernel_argv(o, kernel, ranks, f, log_path, bufs, argv);
+    /* with a log the tracer is preloaded; without, the --preload library
+     * if any */
+    static struct ios_mpirun m;
+    ios_mpirun_argv(&m, ranks, o->bench_dir, kernel,
+                    log_path ? o->tracer : o->preload, log_path, f->v, f->n);
+    char *const *argv = m.argv;
     char why[160] = "";
     for (int attempt = 0; attempt < 3; attempt++) {
         if (attempt)

@@ -450,6 +450,92 @@ static void test_healthy_no_change(void **state)
     run_free(&r);
 }
 
+/* The first warning of r's document that contains s, or NULL. */
+static const char *warning_with(const struct run *r, const char *s)
+{
+    const json_t *w = json_object_get(r->doc, "warnings");
+    for (size_t i = 0; i < json_array_size(w); i++) {
+        const char *line = json_string_value(json_array_get(w, i));
+        if (line && strstr(line, s))
+            return line;
+    }
+    return NULL;
+}
+
+/* A finding whose operations hold under 5% of the I/O time gets no change,
+ * and a warning says why: storage underused on a healthy collective run
+ * (no sync, no re-read, no Lustre). */
+static void test_change_under_5_percent(void **state)
+{
+    (void)state;
+    struct run r;
+    const char *ids[] = {"throughput_utilization", NULL};
+    if (!bench_doc(&r, "h_ior_coll_4-r0", ids, NULL, 0))
+        skip();
+    const json_t *f = json_array_get(json_object_get(r.doc, "findings"), 0);
+    assert_string_equal(str(f, "pattern"), "throughput_utilization");
+    assert_true(json_number_value(json_object_get(f, "io_time_share")) == 0.0);
+    assert_null(change(&r, 0));
+    assert_non_null(warning_with(&r, "no change proposed for Storage underused: "
+                                     "the operations that show it hold 0.0% of the "
+                                     "job's I/O time, under 5%"));
+    /* an LLM is not asked for one (the prompt allows no change id) and
+     * its change for it is dropped */
+    char *prompt = iosage_advise_prompt(r.doc, NULL, 0, NULL, NULL);
+    assert_non_null(prompt);
+    assert_non_null(strstr(prompt, "allowed change ids: none (under 5% of the "
+                                   "I/O time: propose no change for it)"));
+    free(prompt);
+    iosage_error err;
+    assert_int_equal(iosage_advise_apply_reply(r.doc, "{\"changes\": [{\"pattern\": "
+                     "\"throughput_utilization\", \"change_id\": \"drop_syncs\", "
+                     "\"change\": \"a\", \"why\": \"b\", \"expected_effect\": "
+                     "\"c\", \"when_not_to_apply\": \"d\"}]}", "p", "m", &err),
+                     IOSAGE_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "1 dropped"));
+    run_free(&r);
+    /* over 5%: the change is there, ranked 1 */
+    if (!bench_doc(&r, "tu_fsync_8-r0", ids, NULL, 0))
+        skip();
+    assert_string_equal(str(change(&r, 0), "change_id"), "drop_syncs");
+    assert_null(warning_with(&r, "no change proposed"));
+    run_free(&r);
+}
+
+/* A floor that overrode the model shows in the document: the pattern's
+ * "floor" in detection.patterns and a warning with the numbers. */
+static void test_floor_in_report(void **state)
+{
+    (void)state;
+    struct run r;
+    memset(&r, 0, sizeof r);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/bench-runs/logs/h_ior_coll_4-r0.darshan",
+             IOSAGE_SOURCE_DIR);
+    if (iosage_log_load(path, 0, &r.log, NULL) != IOSAGE_OK)
+        skip();
+    set_detection(&r, NULL); /* healthy: rule 4 took the one report back */
+    int k = iosage_pattern_index("parallelism_efficiency");
+    r.det.floored[k] = 1;
+    r.det.n_floored = 1;
+    r.det.score[k] = 0.99;
+    r.det.gate_score = 0.95;
+    build_doc(&r, path, NULL, 0);
+    const json_t *p = json_array_get(json_object_get(json_object_get(r.doc, "detection"),
+                                                     "patterns"), (size_t)k);
+    assert_false(json_is_true(json_object_get(p, "detected")));
+    assert_non_null(strstr(str(p, "floor"), "rank_time_imbalance "));
+    assert_non_null(strstr(str(p, "floor"), " < 0.2"));
+    assert_non_null(warning_with(&r, "Rank imbalance not reported although its "
+                                     "model's score is 0.99: the log's own numbers "
+                                     "are under its floor (rank_time_imbalance "));
+    /* the other patterns carry no floor key */
+    p = json_array_get(json_object_get(json_object_get(r.doc, "detection"), "patterns"), 0);
+    assert_null(json_object_get(p, "floor"));
+    assert_int_equal(json_array_size(json_object_get(r.doc, "findings")), 0);
+    run_free(&r);
+}
+
 /* A 32-rank job writing a 4 GiB shared file on one Lustre OST, with Darshan
  * hints in the metadata. */
 static iosage_log *one_ost_log(void)
@@ -794,6 +880,8 @@ int main(void)
         cmocka_unit_test(test_offline_hints_file),
         cmocka_unit_test(test_offline_wrf),
         cmocka_unit_test(test_healthy_no_change),
+        cmocka_unit_test(test_change_under_5_percent),
+        cmocka_unit_test(test_floor_in_report),
         cmocka_unit_test(test_offline_stripe_wide),
         cmocka_unit_test(test_held_collective_io),
         cmocka_unit_test(test_held_shared_file),

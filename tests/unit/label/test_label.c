@@ -155,13 +155,16 @@ static void test_gate(void **state)
 
 /* --- one implementation: the registry's rules are the criteria ------------------ */
 
-/* The registry's rule for label pattern p on log. */
+/* The registry's rule for label pattern p on log (on the log's table). */
 static struct iosage_rule_verdict registry_rule(const iosage_log *log, int p)
 {
     const struct iosage_pattern *pat = iosage_pattern_find(iosage_label_pattern_id(p));
     assert_non_null(pat);
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
     struct iosage_rule_verdict v;
-    pat->rule(log, NULL, &v);
+    pat->rule(log, t, &v);
+    iosage_file_table_free(t);
     return v;
 }
 
@@ -179,33 +182,20 @@ static void test_registry_rule(void **state)
     for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++) {
         struct iosage_rule_verdict v = registry_rule(log, p);
         assert_int_equal(v.detected, p == AG);
-        assert_int_equal(strncmp(v.reason, r.evidence[p], sizeof v.reason - 1), 0);
-        int present;
-        double value;
-        char ev[IOSAGE_LABEL_EVIDENCE_MAX];
-        assert_int_equal(iosage_label_criterion(log, p, &present, &value, ev, sizeof ev, NULL),
-                         IOSAGE_OK);
-        assert_int_equal(present, v.detected);
-        assert_true(value == v.value);
-        assert_string_equal(ev, r.evidence[p]);
+        assert_string_equal(v.reason, r.evidence[p]);
     }
+    /* the same from a table built once: iosage_label_table */
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    struct iosage_label_result r2;
+    iosage_label_table(log, t, &r2);
+    iosage_file_table_free(t);
+    assert_int_equal(r2.n_patterns, IOSAGE_LABEL_NPATTERNS);
+    assert_memory_equal(&r2, &r, sizeof r);
     /* AG's value: the share of I/O time in the files carrying it (all) */
     assert_true(registry_rule(log, AG).value == 1.0);
     /* MI's: the metadata share (none) */
     assert_true(registry_rule(log, MI).value == 0.0);
-    int present;
-    double value;
-    char ev[8];
-    iosage_error err;
-    assert_int_equal(iosage_label_criterion(log, 7, &present, &value, ev, sizeof ev, &err),
-                     IOSAGE_E_USAGE);
-    assert_int_equal(iosage_label_criterion(NULL, 0, &present, &value, ev, sizeof ev, &err),
-                     IOSAGE_E_USAGE);
-    /* evidence cut to size, NUL-terminated */
-    assert_int_equal(iosage_label_criterion(log, AG, &present, &value, ev, sizeof ev, &err),
-                     IOSAGE_OK);
-    assert_int_equal(strlen(ev), 7);
-    assert_true(present);
     iosage_log_free(log);
     /* 999: neither */
     log = new_job(1, 10);

@@ -891,9 +891,25 @@ static void forest_and_sets(void **state)
     assert_true(d.healthy && d.io_gated);
     assert_int_equal(d.labels, 0);
     x[0] = 0.9f;
+    int meta = iosage_feature_index("job_meta_time_share");
+    x[meta] = 0.5f; /* metadata_intensity's floor (0.10) reached */
     assert_int_equal(iosage_model_detect(m, x, 1, &d, NULL), IOSAGE_OK);
     assert_false(d.io_gated);
     assert_true(d.detected[1]);
+    assert_false(d.floored[1]);
+    /* rule 4: under its floor the model's report is taken back */
+    x[meta] = 0.05f;
+    x[iosage_feature_index("job_write_time_share")] = 0.5f; /* the job has I/O time */
+    assert_int_equal(iosage_model_detect(m, x, 1, &d, NULL), IOSAGE_OK);
+    assert_false(d.detected[1]);
+    assert_true(d.floored[1]);
+    assert_true(d.n_floored >= 1);
+    assert_int_equal(d.labels & 2u, 0);
+    /* ... and detect's JSON line says why */
+    char *line = iosage_model_detect_json(m, x, "f", 0, NULL);
+    assert_non_null(line);
+    assert_non_null(strstr(line, "\"floor\":\"job_meta_time_share 0.05 < 0.1"));
+    free(line);
     iosage_model_free(m);
     iosage_dataset_free(ds);
 }

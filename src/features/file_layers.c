@@ -1,6 +1,10 @@
 /*
- * src/label/table.c - fold a log's records into the labeler's file table and
- * per-rank sums (layout and invariants in internal.h).
+ * src/features/file_layers.c - the per-file layer view of the file table:
+ * a log's records folded into one fl_file per file id with one fl_layer
+ * per module, and the per-rank sums of the labeling criteria (layout and
+ * invariants in ios_file_layers.h). Built once per log with the file
+ * table (iosage_file_table_build), read by the criteria of the patterns
+ * (src/patterns/p_<id>.c) through ios_ft_layers().
  *
  * Per-rank I/O time (LABELING.md, healthy gate): a rank's own records, plus
  * its share of each shared (rank -1) record: the slowest rank of the record
@@ -13,8 +17,8 @@
 #include <string.h>
 
 #include "iosage/counters.h"
-#include "internal.h"
-#include "iosage/features.h"
+#include "ios_features.h"
+#include "ios_file_layers.h"
 
 #define MIB 1048576.0
 #define MAX_RANKS (1 << 22) /* per-rank arrays of at most this many ranks */
@@ -51,20 +55,20 @@ static int layer_of_module(int module)
 {
     switch (module) {
     case IOSAGE_MOD_POSIX:
-        return LB_POSIX;
+        return FL_POSIX;
     case IOSAGE_MOD_MPIIO:
-        return LB_MPIIO;
+        return FL_MPIIO;
     case IOSAGE_MOD_STDIO:
-        return LB_STDIO;
+        return FL_STDIO;
     case IOSAGE_MOD_DFS:
-        return LB_DFS;
+        return FL_DFS;
     default:
         return -1;
     }
 }
 
 /* Counter indices that differ between the four data modules. */
-struct lb_idx {
+struct fl_idx {
     int reads[4], writes[4];     /* summed; -1 = unused */
     int bytes_r, bytes_w;
     int rbin0, wbin0, acc0, cnt0; /* histogram and ACCESS1-4; -1 = none */
@@ -73,7 +77,7 @@ struct lb_idx {
     int t_read, t_write, t_meta, t_slow, t_fast;
 };
 
-static const struct lb_idx idx_posix = {
+static const struct fl_idx idx_posix = {
     {IOSAGE_POSIX_READS, -1, -1, -1}, {IOSAGE_POSIX_WRITES, -1, -1, -1},
     IOSAGE_POSIX_BYTES_READ, IOSAGE_POSIX_BYTES_WRITTEN,
     IOSAGE_POSIX_SIZE_READ_0_100, IOSAGE_POSIX_SIZE_WRITE_0_100,
@@ -84,7 +88,7 @@ static const struct lb_idx idx_posix = {
     IOSAGE_POSIX_F_READ_TIME, IOSAGE_POSIX_F_WRITE_TIME, IOSAGE_POSIX_F_META_TIME,
     IOSAGE_POSIX_F_SLOWEST_RANK_TIME, IOSAGE_POSIX_F_FASTEST_RANK_TIME};
 
-static const struct lb_idx idx_mpiio = {
+static const struct fl_idx idx_mpiio = {
     {IOSAGE_MPIIO_INDEP_READS, IOSAGE_MPIIO_COLL_READS, IOSAGE_MPIIO_SPLIT_READS,
      IOSAGE_MPIIO_NB_READS},
     {IOSAGE_MPIIO_INDEP_WRITES, IOSAGE_MPIIO_COLL_WRITES,
@@ -97,7 +101,7 @@ static const struct lb_idx idx_mpiio = {
     IOSAGE_MPIIO_F_READ_TIME, IOSAGE_MPIIO_F_WRITE_TIME, IOSAGE_MPIIO_F_META_TIME,
     IOSAGE_MPIIO_F_SLOWEST_RANK_TIME, IOSAGE_MPIIO_F_FASTEST_RANK_TIME};
 
-static const struct lb_idx idx_stdio = {
+static const struct fl_idx idx_stdio = {
     {IOSAGE_STDIO_READS, -1, -1, -1}, {IOSAGE_STDIO_WRITES, -1, -1, -1},
     IOSAGE_STDIO_BYTES_READ, IOSAGE_STDIO_BYTES_WRITTEN, -1, -1, -1, -1,
     IOSAGE_STDIO_MAX_BYTE_READ, IOSAGE_STDIO_MAX_BYTE_WRITTEN,
@@ -106,7 +110,7 @@ static const struct lb_idx idx_stdio = {
     IOSAGE_STDIO_F_READ_TIME, IOSAGE_STDIO_F_WRITE_TIME, IOSAGE_STDIO_F_META_TIME,
     IOSAGE_STDIO_F_SLOWEST_RANK_TIME, IOSAGE_STDIO_F_FASTEST_RANK_TIME};
 
-static const struct lb_idx idx_dfs = {
+static const struct fl_idx idx_dfs = {
     {IOSAGE_DFS_READS, IOSAGE_DFS_READXS, -1, -1},
     {IOSAGE_DFS_WRITES, IOSAGE_DFS_WRITEXS, -1, -1},
     IOSAGE_DFS_BYTES_READ, IOSAGE_DFS_BYTES_WRITTEN,
@@ -117,9 +121,9 @@ static const struct lb_idx idx_dfs = {
     IOSAGE_DFS_F_READ_TIME, IOSAGE_DFS_F_WRITE_TIME, IOSAGE_DFS_F_META_TIME,
     IOSAGE_DFS_F_SLOWEST_RANK_TIME, IOSAGE_DFS_F_FASTEST_RANK_TIME};
 
-static const struct lb_idx *idx_of_layer(int layer)
+static const struct fl_idx *idx_of_layer(int layer)
 {
-    static const struct lb_idx *const all[LB_NLAYERS] = {&idx_posix, &idx_mpiio,
+    static const struct fl_idx *const all[FL_NLAYERS] = {&idx_posix, &idx_mpiio,
                                                          &idx_stdio, &idx_dfs};
     return all[layer];
 }
@@ -137,7 +141,7 @@ static int64_t sum_idx(const iosage_record *rec, const int k[4])
  * requests of exactly 1 MiB (ACCESS1-4), which the 100K_1M bin includes. The
  * ACCESS counters do not say read or write: they are split in proportion to
  * the two 100K_1M bins. STDIO has no histogram: ops - bytes / 1 MiB. */
-static void small_ops(const iosage_record *rec, const struct lb_idx *x,
+static void small_ops(const iosage_record *rec, const struct fl_idx *x,
                       int64_t reads, int64_t writes, double *sr, double *sw)
 {
     if (x->rbin0 < 0) {
@@ -162,11 +166,11 @@ static void small_ops(const iosage_record *rec, const struct lb_idx *x,
 }
 
 /* Module-specific counters: SEQ, MPI-IO modes, metadata ops, syncs. */
-static void fold_specific(struct lb_layer *l, const iosage_record *rec, int layer,
+static void fold_specific(struct fl_layer *l, const iosage_record *rec, int layer,
                           int64_t *syncs)
 {
     switch (layer) {
-    case LB_POSIX:
+    case FL_POSIX:
         l->has_seq = 1;
         l->seq_r = sadd(l->seq_r, cv(rec, IOSAGE_POSIX_SEQ_READS));
         l->seq_w = sadd(l->seq_w, cv(rec, IOSAGE_POSIX_SEQ_WRITES));
@@ -175,7 +179,7 @@ static void fold_specific(struct lb_layer *l, const iosage_record *rec, int laye
         l->seeks = sadd(l->seeks, cv(rec, IOSAGE_POSIX_SEEKS));
         *syncs = cv(rec, IOSAGE_POSIX_FSYNCS) + cv(rec, IOSAGE_POSIX_FDSYNCS);
         break;
-    case LB_MPIIO:
+    case FL_MPIIO:
         l->indep_ops = sadd(l->indep_ops, cv(rec, IOSAGE_MPIIO_INDEP_READS) +
                         cv(rec, IOSAGE_MPIIO_INDEP_WRITES) +
                         cv(rec, IOSAGE_MPIIO_NB_READS) + cv(rec, IOSAGE_MPIIO_NB_WRITES));
@@ -186,7 +190,7 @@ static void fold_specific(struct lb_layer *l, const iosage_record *rec, int laye
         l->opens = sadd(l->opens, cv(rec, IOSAGE_MPIIO_INDEP_OPENS) + cv(rec, IOSAGE_MPIIO_COLL_OPENS));
         *syncs = cv(rec, IOSAGE_MPIIO_SYNCS);
         break;
-    case LB_STDIO:
+    case FL_STDIO:
         l->opens = sadd(l->opens, cv(rec, IOSAGE_STDIO_OPENS));
         l->seeks = sadd(l->seeks, cv(rec, IOSAGE_STDIO_SEEKS));
         *syncs = 0;
@@ -201,10 +205,10 @@ static void fold_specific(struct lb_layer *l, const iosage_record *rec, int laye
 }
 
 /* Fold one record of a data module into its file's layer. */
-static void fold_record(struct lb_layer *l, const iosage_record *rec, int layer,
+static void fold_record(struct fl_layer *l, const iosage_record *rec, int layer,
                         int64_t nprocs)
 {
-    const struct lb_idx *x = idx_of_layer(layer);
+    const struct fl_idx *x = idx_of_layer(layer);
     int64_t reads = sum_idx(rec, x->reads), writes = sum_idx(rec, x->writes);
     int64_t br = cv(rec, x->bytes_r), bw = cv(rec, x->bytes_w), syncs = 0;
     double sr, sw;
@@ -251,26 +255,38 @@ static void fold_record(struct lb_layer *l, const iosage_record *rec, int layer,
 
 /* --- the id -> file index ------------------------------------------------ */
 
+/* Class of a path (LABELING.md "Data files"): the file table's classifier
+ * (classify.c) mapped onto enum fl_class. */
+static int classify(const char *path)
+{
+    unsigned c = ios_classify_path(path);
+    if (c & IOSAGE_FILE_STREAM)
+        return FL_STREAM;
+    if (c & IOSAGE_FILE_SYSTEM)
+        return FL_SYSTEM;
+    return FL_DATA;
+}
+
 /* Index of file id, added when absent; -1 on no memory. */
-static int64_t file_index(struct lb_table *t, uint64_t id, const iosage_log *log)
+static int64_t file_index(struct fl_table *t, uint64_t id, const iosage_log *log)
 {
     size_t at;
     if (ios_idmap_get(&t->map, id, &at))
         return (int64_t)at;
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
-        struct lb_file *f = realloc(t->files, cap * sizeof *f);
+        struct fl_file *f = realloc(t->files, cap * sizeof *f);
         if (!f)
             return -1;
         t->files = f;
         t->cap = cap;
     }
-    struct lb_file *f = &t->files[t->n];
+    struct fl_file *f = &t->files[t->n];
     memset(f, 0, sizeof *f);
     f->id = id;
     f->path = iosage_log_name(log, id);
-    f->cls = lb_classify_path(f->path);
-    for (int k = 0; k < LB_NLAYERS; k++)
+    f->cls = classify(f->path);
+    for (int k = 0; k < FL_NLAYERS; k++)
         f->L[k].max_byte = -1;
     if (ios_idmap_put(&t->map, id, t->n) != 0)
         return -1;
@@ -278,34 +294,13 @@ static int64_t file_index(struct lb_table *t, uint64_t id, const iosage_log *log
 }
 
 /* Index of file id, or -1 when it has no file. */
-static int64_t file_find(const struct lb_table *t, uint64_t id)
+static int64_t file_find(const struct fl_table *t, uint64_t id)
 {
     size_t at;
     return ios_idmap_get(&t->map, id, &at) ? (int64_t)at : -1;
 }
 
-/* --- job facts ------------------------------------------------------------- */
-
-/* The job's rank count and run time: the file table's (features), so that
- * the labeler and the models see the same job. Before, the labeler had its
- * own rules (the job record's nprocs even when records name higher ranks;
- * the raw run time even when it is zero or negative), and the two could
- * disagree on the same log. */
-static iosage_status job_facts(const iosage_log *log, struct lb_table *t)
-{
-    iosage_file_table *ft = NULL;
-    iosage_status st = iosage_file_table_build(log, &ft, NULL);
-    if (st != IOSAGE_OK)
-        return st;
-    t->nprocs = ft->job.nprocs >= 1 ? ft->job.nprocs : 1;
-    if (t->nprocs > MAX_RANKS) /* the per-rank arrays stay bounded */
-        t->nprocs = MAX_RANKS;
-    t->run_time = ft->job.run_time;
-    iosage_file_table_free(ft);
-    return IOSAGE_OK;
-}
-
-static void fold_lustre(struct lb_file *f, const iosage_record *rec)
+static void fold_lustre(struct fl_file *f, const iosage_record *rec)
 {
     int64_t sc = 0;
     if (rec->x.lustre.num_comps >= 1 && rec->x.lustre.comps) {
@@ -320,7 +315,7 @@ static void fold_lustre(struct lb_file *f, const iosage_record *rec)
 }
 
 /* Pass 1: every record into its file. */
-static iosage_status fold_all(const iosage_log *log, struct lb_table *t)
+static iosage_status fold_all(const iosage_log *log, struct fl_table *t)
 {
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
                                IOSAGE_MOD_DFS, IOSAGE_MOD_LUSTRE};
@@ -350,8 +345,8 @@ struct rank_acc {
     double common_t, common_b; /* added to every rank */
 };
 
-static void share_reduced(struct lb_table *t, struct rank_acc *a,
-                          const iosage_record *rec, const struct lb_idx *x, int data)
+static void share_reduced(struct fl_table *t, struct rank_acc *a,
+                          const iosage_record *rec, const struct fl_idx *x, int data)
 {
     int64_t n = t->nprocs;
     double T = fv(rec, x->t_read) + fv(rec, x->t_write) + fv(rec, x->t_meta);
@@ -384,7 +379,7 @@ static void share_reduced(struct lb_table *t, struct rank_acc *a,
     t->rank_bytes[fr] += FB - restb;
 }
 
-static void rank_sums(const iosage_log *log, struct lb_table *t)
+static void rank_sums(const iosage_log *log, struct fl_table *t)
 {
     struct rank_acc a = {0, 0};
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
@@ -392,18 +387,18 @@ static void rank_sums(const iosage_log *log, struct lb_table *t)
     for (size_t k = 0; k < sizeof mods / sizeof mods[0]; k++) {
         const iosage_module_data *md = &log->modules[mods[k]];
         int layer = layer_of_module(mods[k]);
-        const struct lb_idx *x = idx_of_layer(layer);
+        const struct fl_idx *x = idx_of_layer(layer);
         for (size_t i = 0; i < md->n_records; i++) {
             const iosage_record *rec = &md->records[i];
             if (rec->n_counters < iosage_counter_count(mods[k]) ||
                 rec->n_fcounters < iosage_fcounter_count(mods[k]))
                 continue;
             int64_t fi = file_find(t, rec->id);
-            if (fi < 0 || !lb_counted(&t->files[fi], layer))
+            if (fi < 0 || !fl_counted(&t->files[fi], layer))
                 continue;
             /* Bytes count on data files only: a few bytes of stdout on one
              * rank are no imbalance. */
-            int data = t->files[fi].cls == LB_DATA;
+            int data = t->files[fi].cls == FL_DATA;
             if (rec->rank < 0) {
                 share_reduced(t, &a, rec, x, data);
                 continue;
@@ -425,69 +420,96 @@ static void rank_sums(const iosage_log *log, struct lb_table *t)
 
 /* --- queries ---------------------------------------------------------------- */
 
-int lb_counted(const struct lb_file *f, int layer)
+int fl_counted(const struct fl_file *f, int layer)
 {
     if (!f->L[layer].present)
         return 0;
-    if (layer == LB_POSIX || layer == LB_DFS)
-        return !f->L[LB_MPIIO].present;
+    if (layer == FL_POSIX || layer == FL_DFS)
+        return !f->L[FL_MPIIO].present;
     return 1;
 }
 
-double lb_file_time(const struct lb_file *f)
+double fl_file_time(const struct fl_file *f)
 {
     double s = 0;
-    for (int k = 0; k < LB_NLAYERS; k++)
-        if (lb_counted(f, k))
+    for (int k = 0; k < FL_NLAYERS; k++)
+        if (fl_counted(f, k))
             s += f->L[k].t_read + f->L[k].t_write + f->L[k].t_meta;
     return s;
 }
 
-int64_t lb_file_ops(const struct lb_file *f)
+int64_t fl_file_ops(const struct fl_file *f)
 {
     int64_t s = 0;
-    for (int k = 0; k < LB_NLAYERS; k++)
-        if (lb_counted(f, k))
+    for (int k = 0; k < FL_NLAYERS; k++)
+        if (fl_counted(f, k))
             s = sadd(s, sadd(f->L[k].reads, f->L[k].writes));
     return s;
 }
 
-int lb_is_data(const struct lb_file *f)
+int fl_is_data(const struct fl_file *f)
 {
-    if (f->cls != LB_DATA)
+    if (f->cls != FL_DATA)
         return 0;
-    for (int k = 0; k < LB_NLAYERS; k++)
+    for (int k = 0; k < FL_NLAYERS; k++)
         if (f->L[k].bytes_r + f->L[k].bytes_w > 0)
             return 1;
     return 0;
 }
 
 /* Shared: the counted layers show data moved by two ranks or more. */
-int lb_is_shared(const struct lb_file *f)
+int fl_is_shared(const struct fl_file *f)
 {
-    for (int k = 0; k < LB_NLAYERS; k++)
-        if (lb_counted(f, k) && f->L[k].data_ranks >= 2)
+    for (int k = 0; k < FL_NLAYERS; k++)
+        if (fl_counted(f, k) && f->L[k].data_ranks >= 2)
             return 1;
     return 0;
 }
 
-int64_t lb_file_extent(const struct lb_file *f)
+int64_t fl_file_extent(const struct fl_file *f)
 {
     int64_t m = -1;
-    for (int k = 0; k < LB_NLAYERS; k++)
+    for (int k = 0; k < FL_NLAYERS; k++)
         if (f->L[k].max_byte > m)
             m = f->L[k].max_byte;
     return m + 1;
 }
 
-double lb_material(const struct lb_table *t, double time, double ops)
+double fl_dir_time(const struct fl_file *f, int wr)
+{
+    double s = 0;
+    for (int k = 0; k < FL_NLAYERS; k++)
+        if (fl_counted(f, k))
+            s += wr ? f->L[k].t_write : f->L[k].t_read;
+    return s;
+}
+
+double fl_dir_ops(const struct fl_file *f, int wr)
+{
+    double s = 0;
+    for (int k = 0; k < FL_NLAYERS; k++)
+        if (fl_counted(f, k))
+            s += (double)(wr ? f->L[k].writes : f->L[k].reads);
+    return s;
+}
+
+const struct fl_layer *fl_low_layer(const struct fl_file *f)
+{
+    if (f->L[FL_POSIX].present)
+        return &f->L[FL_POSIX];
+    if (f->L[FL_DFS].present)
+        return &f->L[FL_DFS];
+    return &f->L[FL_MPIIO];
+}
+
+double fl_material(const struct fl_table *t, double time, double ops)
 {
     if (t->has_timers && t->io_time > 0)
         return time / t->io_time;
     return t->total_ops > 0 ? (double)ops / (double)t->total_ops : 0.0;
 }
 
-void lb_table_free(struct lb_table *t)
+void fl_table_free(struct fl_table *t)
 {
     if (!t)
         return;
@@ -499,22 +521,27 @@ void lb_table_free(struct lb_table *t)
     memset(t, 0, sizeof *t);
 }
 
-iosage_status lb_table_build(const iosage_log *log, struct lb_table *t)
+iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
+                             double run_time, struct fl_table *t)
 {
     memset(t, 0, sizeof *t);
-    if (job_facts(log, t) != IOSAGE_OK)
-        return IOSAGE_E_NOMEM;
+    /* The job's rank count and run time are the file table's, so that the
+     * criteria and the features see the same job. */
+    t->nprocs = nprocs >= 1 ? nprocs : 1;
+    if (t->nprocs > MAX_RANKS) /* the per-rank arrays stay bounded */
+        t->nprocs = MAX_RANKS;
+    t->run_time = run_time;
     t->rank_time = calloc((size_t)t->nprocs, sizeof *t->rank_time);
     t->rank_bytes = calloc((size_t)t->nprocs, sizeof *t->rank_bytes);
     if (!t->rank_time || !t->rank_bytes || fold_all(log, t) != IOSAGE_OK ||
         !(t->scratch = calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
-        lb_table_free(t);
+        fl_table_free(t);
         return IOSAGE_E_NOMEM;
     }
     for (size_t i = 0; i < t->n; i++) {
-        const struct lb_file *f = &t->files[i];
-        t->io_time += lb_file_time(f);
-        t->total_ops = sadd(t->total_ops, lb_file_ops(f));
+        const struct fl_file *f = &t->files[i];
+        t->io_time += fl_file_time(f);
+        t->total_ops = sadd(t->total_ops, fl_file_ops(f));
     }
     t->has_timers = t->io_time > 0;
     rank_sums(log, t);

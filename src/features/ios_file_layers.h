@@ -1,0 +1,114 @@
+/*
+ * src/features/ios_file_layers.h - the file table's per-file layer view,
+ * which the criteria of the patterns read (src/patterns/p_<id>.c; the
+ * labeler applies them, iosage/label.h). Part of the one table of a log:
+ * iosage_file_table_build() builds it, ios_ft_layers() returns it.
+ *
+ * Data layout. fl_table_build() folds every POSIX, MPI-IO, STDIO and DFS
+ * record of a log into one fl_file per record id, with one fl_layer per
+ * module (index enum fl_layer_id), and sums each rank's I/O time and bytes:
+ *
+ *   file  ─┬─ layer POSIX   counts, bytes, small ops, SEQ, syncs, times
+ *          ├─ layer MPIIO   ... plus independent / collective ops
+ *          ├─ layer STDIO
+ *          └─ layer DFS
+ *   ranks: own[r] (records of rank r) + shared part (rank -1 records)
+ *
+ * Invariants:
+ *   - a file's "counted" layers are MPI-IO when it has an MPI-IO record
+ *     (its POSIX and DFS records are then the same I/O seen lower down and
+ *     are not counted again), else POSIX and DFS; STDIO is always counted.
+ *     fl_file_time() is the sum of the counted layers' read+write+meta time.
+ *   - the job's I/O time is the sum of fl_file_time() over every file.
+ *   - counters of value -1 (not collected) count as 0.
+ *
+ * Ownership: the table owns its arrays; fl_table_free() releases them (the
+ * file table does, when it is freed). Paths point into the log, which must
+ * outlive the table.
+ */
+#ifndef IOS_FEATURES_IOS_FILE_LAYERS_H
+#define IOS_FEATURES_IOS_FILE_LAYERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iosage/darshan.h"
+#include "iosage/error.h"
+#include "ios_idmap.h"
+#include "ios_numfmt.h"
+
+enum fl_layer_id { FL_POSIX = 0, FL_MPIIO = 1, FL_STDIO = 2, FL_DFS = 3, FL_NLAYERS = 4 };
+
+/* Path classes. */
+enum fl_class { FL_DATA = 0, FL_STREAM = 1, FL_SYSTEM = 2 };
+
+struct fl_layer {
+    int present;            /* any record of this module for the file */
+    int64_t records;        /* records folded in */
+    int64_t reads, writes;  /* data operations */
+    int64_t bytes_r, bytes_w;
+    double small_r, small_w; /* requests under 1 MiB */
+    int has_seq;            /* POSIX: SEQ_READS/WRITES are meaningful */
+    int64_t seq_r, seq_w;
+    int64_t indep_ops, coll_ops; /* MPI-IO: independent (incl. NB), collective */
+    int64_t opens, stats, seeks, syncs; /* metadata ops (syncs: fsync+fdatasync
+                                            or MPI_File_sync) */
+    double counted_syncs;   /* syncs beyond 2 per rank (the ones at close) */
+    int64_t writes_synced;  /* writes of the records that have counted syncs */
+    int64_t max_byte;       /* highest offset touched, -1 when none */
+    double t_read, t_write, t_meta;
+    int64_t data_ranks;     /* ranks that moved bytes; a rank -1 record counts
+                               nprocs, or 1 when one rank moved >= 90% */
+    int64_t write_ranks;    /* ranks that wrote */
+};
+
+struct fl_file {
+    uint64_t id;
+    const char *path;       /* from the log, or NULL when unnamed */
+    int cls;                /* enum fl_class */
+    int lustre_stripes;     /* stripe count from a LUSTRE record, 0 unknown */
+    struct fl_layer L[FL_NLAYERS];
+};
+
+struct fl_table {
+    size_t n, cap;
+    struct fl_file *files;
+    int64_t nprocs;         /* usable rank count (>= 1) */
+    double *rank_time;      /* nprocs: estimated I/O seconds per rank */
+    double *rank_bytes;     /* nprocs: bytes moved per rank */
+    double io_time;         /* sum of fl_file_time() */
+    double run_time;
+    int has_timers;         /* any non-zero time in a counted layer */
+    int64_t total_ops;      /* data ops of counted layers */
+    int64_t *scratch;       /* n entries for the criteria (file sizes) */
+    ios_idmap map;          /* file id -> index into files */
+};
+
+/* Build / free. nprocs and run_time are the file table's job values.
+ * Returns IOSAGE_OK or IOSAGE_E_NOMEM. */
+iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
+                             double run_time, struct fl_table *t);
+void fl_table_free(struct fl_table *t);
+
+/* Counted-layer queries. */
+int fl_counted(const struct fl_file *f, int layer);
+double fl_file_time(const struct fl_file *f);
+int fl_is_data(const struct fl_file *f);   /* moves bytes, not stream/system */
+int fl_is_shared(const struct fl_file *f); /* data moved by >= 2 ranks */
+int64_t fl_file_ops(const struct fl_file *f); /* data ops of counted layers */
+int64_t fl_file_extent(const struct fl_file *f); /* highest offset + 1 */
+
+/* Share of the job's I/O time that time (or, without timers, ops) is. */
+double fl_material(const struct fl_table *t, double time, double ops);
+
+/* Read (wr 0) or write (wr 1) time and data ops of a file's counted
+ * layers. */
+double fl_dir_time(const struct fl_file *f, int wr);
+double fl_dir_ops(const struct fl_file *f, int wr);
+
+/* The layer whose request sizes count for a file: POSIX (or DFS), the
+ * requests the file system sees, else MPI-IO when the log has no POSIX
+ * record of the file. */
+const struct fl_layer *fl_low_layer(const struct fl_file *f);
+
+#endif
