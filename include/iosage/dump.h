@@ -41,6 +41,10 @@ struct iosage_dump_result {
      * or pre-release runtimes). The values are printed as stored. */
     int doubtful_modules;
     char first_doubt[300];   /* one line describing the first doubt, "" */
+    /* The errno of the first write to out that failed (0: all written);
+     * the rest of the output was dropped and the call returned
+     * IOSAGE_E_IO. */
+    int write_errno;
 };
 
 /* darshan-parser text. Returns IOSAGE_OK when the log was read to its end

@@ -279,11 +279,7 @@ int archive_print_table(const iosage_archive_table *t, int format)
         print_json(t);
     else
         print_text(t);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("iosage: stdout: write failed\n", stderr);
-        return CLI_INTERNAL;
-    }
-    return CLI_OK;
+    return cli_stdout_check(); /* the line comes from the exit check */
 }
 
 /* --- the queries ---------------------------------------------------------- */

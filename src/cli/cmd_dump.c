@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ios_outfile.h"
 #include "iosage/darshan.h"
 #include "iosage/dump.h"
 
@@ -112,8 +113,8 @@ int cmd_dump(int argc, char **argv)
     else
         st = iosage_dump_parser(r, o.flags, stdout, stderr, &res, &err);
     iosage_reader_close(r);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "iosage: dump: %s: cannot write output\n", o.path);
+    if (res.write_errno) { /* the one line comes from the check at exit */
+        ios_stdout_failed(res.write_errno);
         return CLI_INTERNAL;
     }
     if (st != IOSAGE_OK) {

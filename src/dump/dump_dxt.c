@@ -434,8 +434,11 @@ iosage_status iosage_dump_dxt(iosage_reader *r, int flags, FILE *out,
 done:
     lustre_tab_free(&c.lustre);
     ios_mounts_free(c.mounts);
-    if (ios_out_finish(&o) < 0 && st == IOSAGE_OK)
-        st = ios_fail(err, IOSAGE_E_IO, NULL, "dump", -1,
-                      "cannot write the output");
+    if (ios_out_finish(&o) < 0) {
+        res->write_errno = o.err;
+        if (st == IOSAGE_OK)
+            st = ios_fail(err, IOSAGE_E_IO, NULL, "dump", -1,
+                          "cannot write the output: %s", strerror(o.err));
+    }
     return st;
 }

@@ -31,7 +31,8 @@ typedef struct ios_out {
     char *buf;  /* IOS_OUT_CAP bytes */
     size_t len; /* bytes waiting in buf */
     FILE *f;
-    int err;    /* set once a write failed; later output is dropped */
+    int err;    /* the errno of the first failed write (0: none); later
+                   output is dropped */
 } ios_out;
 
 /* Returns 0, or -1 when the buffer cannot be allocated. */

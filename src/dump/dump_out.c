@@ -9,6 +9,7 @@
  * arithmetic; anything else (NaN, infinities, huge values) falls back to
  * snprintf, which gives the same text.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ int ios_out_flush(ios_out *o)
 {
     if (o->len > 0 && !o->err && o->f) {
         if (fwrite(o->buf, 1, o->len, o->f) != o->len)
-            o->err = 1;
+            o->err = errno ? errno : EIO;
     }
     o->len = 0;
     return o->err ? -1 : 0;
@@ -62,7 +63,7 @@ void ios_out_mem(ios_out *o, const void *p, size_t n)
     }
     /* Larger than the whole buffer: write it straight through. */
     if (!o->err && o->f && fwrite(p, 1, n, o->f) != n)
-        o->err = 1;
+        o->err = errno ? errno : EIO;
 }
 
 static const char digit_pairs[201] =
