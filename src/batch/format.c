@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ios_common.h"
+#include "ios_csv.h"
 #include "iosage/batch.h"
 
 #define JSON_PUBLIC (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
@@ -28,23 +29,11 @@ static const char *const status_names[] = {"ok", "partial", "error"};
 
 /* --- CSV ------------------------------------------------------------------ */
 
-/* One CSV cell: quoted when it holds a comma, quote, CR or LF (quotes
- * doubled), as is otherwise. */
+/* One text cell: no formula prefix, no control character, quoted when it
+ * holds a comma or a quote (src/common/csv.c, docs/batch.md). */
 static void csv_text(FILE *out, const char *s)
 {
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    putc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            putc('"', out);
-        putc(*s, out);
-    }
-    putc('"', out);
+    ios_csv_text(out, s);
 }
 
 static void csv_real(FILE *out, double v)

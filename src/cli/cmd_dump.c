@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ios_outfile.h"
@@ -106,6 +107,9 @@ int cmd_dump(int argc, char **argv)
      * whole chunks: a stdio buffer behind it would only copy every byte
      * once more (7% of the instructions of a large dump). */
     setvbuf(stdout, NULL, _IONBF, 0);
+    /* on a terminal, a name from the log cannot retitle or clear it */
+    if (isatty(STDOUT_FILENO))
+        o.flags |= IOSAGE_DUMP_ESCAPE;
     struct iosage_dump_result res;
     memset(&res, 0, sizeof res);
     if (o.dxt)

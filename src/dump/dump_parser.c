@@ -669,6 +669,7 @@ iosage_status iosage_dump_parser(iosage_reader *r, int flags, FILE *out,
     if (ios_out_init(&o, out) < 0)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "dump", -1,
                         "no memory for the output buffer");
+    o.escape = (flags & IOSAGE_DUMP_ESCAPE) != 0;
     struct parser_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         ios_out_finish(&o);

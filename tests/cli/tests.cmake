@@ -13,3 +13,11 @@ add_test(NAME cli_outputs
                  $<TARGET_FILE:iosage-example-writer> ${IOSAGE_OUTPUTS_TEST_MPI})
 set_tests_properties(cli_outputs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+
+#   cli_terminal (tests/cli/terminal.sh) a file name holding terminal controls:
+#                dump raw into a file, escaped on a pty; batch and archive CSV
+#                escaped; JSON exact
+add_test(NAME cli_terminal
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/terminal.sh $<TARGET_FILE:iosage>
+                 $<TARGET_FILE:iosage_trace>)
+set_tests_properties(cli_terminal PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
