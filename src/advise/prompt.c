@@ -22,6 +22,10 @@ static void put_json(ios_text *b, const json_t *v)
 {
     char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY |
                              JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(4)) : NULL;
+    if (v && !s) {
+        b->oom = 1; /* out of memory: the prompt is not written */
+        return;
+    }
     if (!s) {
         ios_text_put(b, "null", 4);
         return;
