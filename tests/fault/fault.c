@@ -192,6 +192,9 @@ struct cookie {
     int fd;
 };
 
+/* stdout's cookie: not allocated, as the program may never close stdout */
+static struct cookie stdout_cookie = {STDOUT_FILENO};
+
 static ssize_t cookie_write(void *c, const char *buf, size_t n)
 {
     struct cookie *k = c;
@@ -215,9 +218,6 @@ static int cookie_close(void *c)
         free(k);
     return rc;
 }
-
-/* stdout's cookie: not allocated, as the program may never close stdout */
-static struct cookie stdout_cookie = {STDOUT_FILENO};
 
 /* A cookie stream over fd for mode, or NULL (errno set). */
 static FILE *cookie_stream(int fd, const char *mode)
