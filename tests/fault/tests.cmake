@@ -5,7 +5,7 @@
 #                       be preloaded into the ASan build
 #   fault_sample        (tests/fault/sweep.sh sample) every 97th N of each run
 #                       of the sweep, allocations and writes (ENOSPC, EIO)
-#   make stress         the full sweep: every N (scripts/stress.sh)
+#   make stress         the full sweep: every N (Makefile)
 add_library(iosage_fault SHARED ${CMAKE_CURRENT_LIST_DIR}/fault.c)
 set_target_properties(iosage_fault PROPERTIES OUTPUT_NAME iosage-fault)
 get_target_property(_fault_copts iosage_fault COMPILE_OPTIONS)
