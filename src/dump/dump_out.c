@@ -121,6 +121,8 @@ int ios_out_finish(ios_out *o)
 
 void ios_out_mem(ios_out *o, const void *p, size_t n)
 {
+    if (n == 0) /* p may be NULL then */
+        return;
     if (n <= IOS_OUT_CAP - o->len) {
         memcpy(o->buf + o->len, p, n);
         o->len += n;

@@ -159,7 +159,8 @@ static void line_num(struct line_ctx *lc, const char *name, size_t nlen,
         p += ios_fmt_u64(p, (uint64_t)iv);
     else
         p += ios_fmt_i64(p, iv);
-    memcpy(p, lc->suf, lc->suflen);
+    if (lc->suflen) /* 0 with no buffer after an allocation failed */
+        memcpy(p, lc->suf, lc->suflen);
     p += lc->suflen;
     lc->o->len += (size_t)(p - start);
 }
@@ -200,7 +201,8 @@ static void line_text(struct line_ctx *lc, const char *name, size_t nlen,
     *p++ = '\t';
     memcpy(p, text, tl);
     p += tl;
-    memcpy(p, lc->suf, lc->suflen);
+    if (lc->suflen) /* 0 with no buffer after an allocation failed */
+        memcpy(p, lc->suf, lc->suflen);
     p += lc->suflen;
     lc->o->len += (size_t)(p - start);
 }
