@@ -150,6 +150,10 @@ expect "batch > /dev/full" 4 "$out_full" sh -c "\"$iosage\" batch -q logs >/dev/
 expect "batch --summary > /dev/full" 4 "$out_full" sh -c "\"$iosage\" batch -q --summary logs >/dev/full"
 expect "archive jobs > /dev/full" 4 "$out_full" sh -c "\"$iosage\" archive jobs arch.db >/dev/full"
 expect "archive sql > /dev/full" 4 "$out_full" sh -c "\"$iosage\" archive sql jobs >/dev/full"
+expect "pfs getstripe > /dev/full" 4 "$out_full" sh -c "\"$iosage\" pfs getstripe hints >/dev/full"
+for cmd in eval gen train validate pfs; do
+  expect "$cmd --help > /dev/full" 4 "$out_full" sh -c "\"$iosage\" $cmd --help >/dev/full"
+done
 expect "help > /dev/full" 4 "$out_full" sh -c "\"$iosage\" --help >/dev/full"
 expect "version > /dev/full" 4 "$out_full" sh -c "\"$iosage\" --version >/dev/full"
 expect "analyze --help > /dev/full" 4 "$out_full" sh -c "\"$iosage\" analyze --help >/dev/full"
