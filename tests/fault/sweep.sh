@@ -13,7 +13,8 @@
 #     failure, the old one byte for byte, and no temporary file is left.
 # MODE: sample (N = 1, 98, 195, ... : every 97th, for `make check`), or full
 # (every N, for `make stress`). Writes are few: every N in both modes.
-# Jobs: IOSAGE_FAULT_JOBS runs at a time (default 2). Prints one line per
+# Jobs: IOSAGE_FAULT_JOBS runs at a time (default 2); IOSAGE_FAULT_CASES: a
+# regular expression, only the cases whose names match. Prints one line per
 # case (runs, failures) and every failing run; exit 1 when any failed.
 #
 # The cases: the reader (dump --all) on 10 logs of different formats (3.00
@@ -102,6 +103,7 @@ mkdir "$tmp/ref"
 total_runs=0 total_fail=0 bad_cases=0
 for spec in "${cases[@]}"; do
   IFS='|' read -r name out cmd <<<"$spec"
+  [[ $name =~ ${IOSAGE_FAULT_CASES:-.} ]] || continue
   slug=$(printf '%s' "$name" | tr -c 'A-Za-z0-9' '_')
   # the run without a fault: counts and the reference output
   ref=$tmp/ref/$slug
