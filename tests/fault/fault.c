@@ -11,6 +11,9 @@
  *   IOSAGE_FAULT_REPORT=FILE
  *       at exit, "allocs A writes W" (the counts seen) is written to FILE:
  *       a run without a fault tells the sweep how many N to try
+ *   IOSAGE_FAULT_TRACE=FILE
+ *       one line per counted allocation: the object and the offset of its
+ *       call site (runs that share a prefix fail the same allocations)
  *
  * Only the one call fails (later calls succeed), as a transient ENOMEM or
  * a full disk would. With the ASan build, set
@@ -38,6 +41,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,9 +95,29 @@ static void resolve(void)
 
 /* --- which allocations count ----------------------------------------------- */
 
+/* Return addresses already looked up: (address << 1 | excluded), direct
+ * mapped by address. Call sites repeat, so dladdr runs about once each. */
+#define SEEN_SLOTS 4096
+static _Atomic unsigned long long seen[SEEN_SLOTS];
+
+static int lookup_caller(const void *ret);
+
 /* 1 when the code at address ret belongs to an object whose allocations are
  * passed through (see the top of the file). */
 static int excluded_caller(const void *ret)
+{
+    unsigned long long a = (unsigned long long)(uintptr_t)ret;
+    size_t slot = (size_t)((a ^ (a >> 12)) % SEEN_SLOTS);
+    unsigned long long e = atomic_load_explicit(&seen[slot], memory_order_relaxed);
+    if (e != 0 && e >> 1 == a)
+        return (int)(e & 1);
+    int x = lookup_caller(ret);
+    atomic_store_explicit(&seen[slot], a << 1 | (unsigned)x, memory_order_relaxed);
+    return x;
+}
+
+/* excluded_caller without the cache: dladdr. */
+static int lookup_caller(const void *ret)
 {
     static const char *const skip[] = {"libxgboost", "libdmlc", "libstdc++",
                                        "libgomp", "ld-linux", "libasan",
@@ -110,12 +134,35 @@ static int excluded_caller(const void *ret)
     return 0;
 }
 
+/* IOSAGE_FAULT_TRACE: a descriptor that gets one line per counted
+ * allocation, "<object> +<offset of the call site>", or -1. */
+static int trace_fd = -1;
+
+static void trace_caller(const void *ret)
+{
+    Dl_info info;
+    inside = 1;
+    int found = dladdr(ret, &info);
+    inside = 0;
+    char line[300];
+    const char *obj = found && info.dli_fname ? info.dli_fname : "?";
+    const char *base = strrchr(obj, '/');
+    int n = snprintf(line, sizeof line, "%s +%#lx\n", base ? base + 1 : obj,
+                     found ? (unsigned long)((const char *)ret -
+                                             (const char *)info.dli_fbase)
+                           : 0UL);
+    if (n > 0 && real_write(trace_fd, line, (size_t)n) != n)
+        trace_fd = -1;
+}
+
 /* 1 when this allocation, made from ret, is the one to fail. */
 static int alloc_fails(const void *ret)
 {
     if (inside || resolving || excluded_caller(ret))
         return 0;
     long n = atomic_fetch_add(&n_allocs, 1) + 1;
+    if (trace_fd >= 0)
+        trace_caller(ret);
     return n == fail_alloc_at;
 }
 
@@ -298,6 +345,9 @@ __attribute__((constructor)) static void fault_init(void)
     if (s && strcmp(s, "EIO") == 0)
         write_errno = EIO;
     report_path = getenv("IOSAGE_FAULT_REPORT");
+    s = getenv("IOSAGE_FAULT_TRACE");
+    if (s)
+        trace_fd = open(s, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     /* stdout through the shim's write (see the top of the file) */
     FILE *out = cookie_stream(STDOUT_FILENO, "w");
     if (out) {

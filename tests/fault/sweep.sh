@@ -38,8 +38,13 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# --- the cases: NAME|OUT|COMMAND (OUT: "-" for stdout, else a file the
-# command writes; {OUT} in COMMAND is replaced by its path) -----------------
+# --- the cases: NAME|OUT|COMMAND|GROUP (OUT: "-" for stdout, else a file
+# the command writes; {OUT} in COMMAND is replaced by its path). Cases of
+# one GROUP run the same steps up to a point (analyze of one log in every
+# format: reading, the models, the document; then the view): in full mode
+# the first allocations they share with a case of the group already swept
+# (the same call sites in the same order, IOSAGE_FAULT_TRACE) are not
+# failed again -------------------------------------------------------------
 cases=()
 for f in mpi-io-test-x86_64-3.0.0.darshan mpi-io-test-ppc64-3.0.1.darshan \
          mpi-io-test-x86_64-3.1.2.darshan mpi-io-test-ppc64-3.1.8.darshan \
@@ -58,9 +63,9 @@ for f in "${runs[@]}"; do ln -s "$data/$f" "$tmp/batch/$f"; done
 cases+=("batch of 20|rows.csv|$iosage batch -q -j 1 --format csv $tmp/batch -o {OUT}")
 log=$data/${runs[0]}
 for fmt in text md json html; do
-  cases+=("analyze $fmt|report.$fmt|$iosage analyze -q --format $fmt $log -o {OUT}")
+  cases+=("analyze $fmt|report.$fmt|$iosage analyze -q --format $fmt $log -o {OUT}|analyze")
 done
-cases+=("analyze --save-prompt|prompt.txt|$iosage analyze -q $log --save-prompt {OUT}")
+cases+=("analyze --save-prompt|prompt.txt|$iosage analyze -q $log --save-prompt {OUT}|analyze")
 
 # run_one DIR NAME OUT CMD FAULT_ENV...: one run in a fresh DIR; prints
 # nothing when it passed, else one line saying why
@@ -100,14 +105,16 @@ run_one() {
 }
 
 mkdir "$tmp/ref"
-total_runs=0 total_fail=0 bad_cases=0
+total_runs=0 total_fail=0 bad_cases=0 n_cases=0
 for spec in "${cases[@]}"; do
-  IFS='|' read -r name out cmd <<<"$spec"
+  IFS='|' read -r name out cmd group <<<"$spec"
   [[ $name =~ ${IOSAGE_FAULT_CASES:-.} ]] || continue
+  n_cases=$((n_cases + 1))
   slug=$(printf '%s' "$name" | tr -c 'A-Za-z0-9' '_')
   # the run without a fault: counts and the reference output
   ref=$tmp/ref/$slug
-  run_one "$ref" "$slug" "$out" "$cmd" IOSAGE_FAULT_REPORT="$tmp/ref/$slug.count" >/dev/null
+  run_one "$ref" "$slug" "$out" "$cmd" IOSAGE_FAULT_REPORT="$tmp/ref/$slug.count" \
+    IOSAGE_FAULT_TRACE="$tmp/ref/$slug.trace" >/dev/null
   [ "$out" = - ] && cp "$ref/stdout.txt" "$tmp/ref/$slug.out" || cp "$ref/$out" "$tmp/ref/$slug.out"
   read -r _ allocs _ writes <"$tmp/ref/$slug.count" 2>/dev/null || allocs=0
   if ! grep -q . "$tmp/ref/$slug.count" 2>/dev/null || [ "$(cat "$ref/rc")" != 0 ]; then
@@ -116,9 +123,21 @@ for spec in "${cases[@]}"; do
     continue
   fi
   # every run with a fault, $jobs at a time
+  # full mode: the allocations shared with a case of the group already
+  # swept are skipped (see the cases)
+  first=1 shared=
+  if [ "$mode" = full ] && [ -n "$group" ]; then
+    for t in "$tmp/ref"/*.trace.$group; do
+      [ -f "$t" ] || continue
+      same=$(cmp "$t" "$tmp/ref/$slug.trace" 2>/dev/null | sed -n 's/.*line \([0-9]*\).*/\1/p')
+      [ -z "$same" ] && same=$(($(wc -l <"$t") + 1)) # one is a prefix of the other
+      [ "$same" -gt "$first" ] && first=$same shared=" (the first $((same - 1)) as in $(basename "${t%.trace.*}"))"
+    done
+    cp "$tmp/ref/$slug.trace" "$tmp/ref/$slug.trace.$group"
+  fi
   list=$tmp/list.$slug
   : >"$list"
-  for ((n = 1; n <= allocs; n += stride)); do echo "IOSAGE_FAULT_MALLOC=$n" >>"$list"; done
+  for ((n = first; n <= allocs; n += stride)); do echo "IOSAGE_FAULT_MALLOC=$n" >>"$list"; done
   for ((n = 1; n <= writes; n++)); do
     echo "IOSAGE_FAULT_WRITE=$n IOSAGE_FAULT_ERRNO=ENOSPC" >>"$list"
     echo "IOSAGE_FAULT_WRITE=$n IOSAGE_FAULT_ERRNO=EIO" >>"$list"
@@ -130,10 +149,10 @@ for spec in "${cases[@]}"; do
     xargs -P "$jobs" -L 1 bash -c 'i=$1; shift; r=$(run_one "$tmp/run.'"$slug"'.$i" "'"$slug"'" "'"$out"'" "'"$cmd"'" "$@"); rm -rf "$tmp/run.'"$slug"'.$i"; [ -n "$r" ] && echo "  $* -> $r"' _)
   n_fail=0
   [ -n "$fails" ] && n_fail=$(printf '%s\n' "$fails" | wc -l)
-  echo "fault: $name: $allocs allocations, $writes writes: $n_runs runs, $n_fail failed"
+  echo "fault: $name: $allocs allocations$shared, $writes writes: $n_runs runs, $n_fail failed"
   [ -n "$fails" ] && printf '%s\n' "$fails" | head -20
   total_runs=$((total_runs + n_runs))
   total_fail=$((total_fail + n_fail))
 done
-echo "fault ($mode): ${#cases[@]} cases, $total_runs runs, $total_fail failed"
+echo "fault ($mode): $n_cases cases, $total_runs runs, $total_fail failed"
 [ "$total_fail" -eq 0 ] && [ "$bad_cases" -eq 0 ]
