@@ -299,6 +299,10 @@ iosage_status iosage_cards_load_mem(const void *buf, size_t len,
     *out = NULL;
     json_error_t jerr;
     json_t *doc = json_loadb(buf, len, 0, &jerr);
+    if (!doc && (json_error_code(&jerr) == json_error_out_of_memory ||
+                 jerr.text[0] == '\0')) /* jansson could not allocate */
+        return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1,
+                        "out of memory reading the JSON");
     if (!doc)
         return ios_fail(err, IOSAGE_E_CORRUPT, label, NULL, -1,
                         "bad JSON at line %d: %s", jerr.line, jerr.text);

@@ -643,6 +643,10 @@ static iosage_status load_bundle(const struct source *src, iosage_model **out,
     json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES,
                               &jerr);
     free(owned);
+    if (!root && (json_error_code(&jerr) == json_error_out_of_memory ||
+                  jerr.text[0] == '\0')) /* jansson could not allocate */
+        return bundle_fail(err, IOSAGE_E_NOMEM, src, "out of memory reading "
+                           "the JSON");
     if (!json_is_object(root)) {
         json_decref(root);
         return bundle_fail(err, IOSAGE_E_CORRUPT, src, "line %d: %s",
