@@ -27,7 +27,11 @@
  * passed through uncounted: a failing operator new throws std::bad_alloc
  * through XGBoost's C API, which is XGBoost's own matter; iosage's handling
  * of a failing XGBoost call is covered by the failures of the allocations
- * around it. The caller is found with dladdr on the return address.
+ * around it. So is the allocation glibc makes to register the destructor
+ * of a C++ thread_local object (__cxa_thread_atexit_impl, for XGBoost's
+ * threads): glibc aborts, by design, when it fails ("Fatal glibc error:
+ * failed to register TLS destructor"). The caller is found with dladdr on
+ * the return address.
  *
  * Which writes count: write(), pwrite() and pwrite64() on any descriptor
  * but stderr's (SQLite writes its database with pwrite), and the writes of
@@ -131,7 +135,10 @@ static int lookup_caller(const void *ret)
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (strstr(info.dli_fname, skip[i]))
             return 1;
-    return 0;
+    /* glibc aborts, by design, when it cannot register the destructor of
+     * a C++ thread_local object (XGBoost's): not an iosage matter */
+    return info.dli_sname &&
+           strcmp(info.dli_sname, "__cxa_thread_atexit_impl") == 0;
 }
 
 /* IOSAGE_FAULT_TRACE: a descriptor that gets one line per counted
