@@ -30,8 +30,9 @@
  * around it. So is the allocation glibc makes to register the destructor
  * of a C++ thread_local object (__cxa_thread_atexit_impl, for XGBoost's
  * threads): glibc aborts, by design, when it fails ("Fatal glibc error:
- * failed to register TLS destructor"). The caller is found with dladdr on
- * the return address.
+ * failed to register TLS destructor"), and the one pthread_getattr_np
+ * makes when the ASan runtime starts a thread (the runtime's CHECK fails
+ * then). The caller is found with dladdr on the return address.
  *
  * Which writes count: write(), pwrite() and pwrite64() on any descriptor
  * but stderr's (SQLite writes its database with pwrite), and the writes of
@@ -136,9 +137,12 @@ static int lookup_caller(const void *ret)
         if (strstr(info.dli_fname, skip[i]))
             return 1;
     /* glibc aborts, by design, when it cannot register the destructor of
-     * a C++ thread_local object (XGBoost's): not an iosage matter */
+     * a C++ thread_local object (XGBoost's), and the ASan runtime when
+     * pthread_getattr_np fails in a thread it starts: neither is an
+     * iosage matter */
     return info.dli_sname &&
-           strcmp(info.dli_sname, "__cxa_thread_atexit_impl") == 0;
+           (strcmp(info.dli_sname, "__cxa_thread_atexit_impl") == 0 ||
+            strcmp(info.dli_sname, "pthread_getattr_np") == 0);
 }
 
 /* IOSAGE_FAULT_TRACE: a descriptor that gets one line per counted
