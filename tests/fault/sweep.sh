@@ -88,7 +88,12 @@ run_one() {
      2>"$dir/stderr.txt")
   local rc=$? why=
   echo $rc >"$dir/rc"
-  if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error|UndefinedBehavior' "$dir/stderr.txt"; then
+  if grep -q 'CHECK failed: .*pthread_getattr_np' "$dir/stderr.txt"; then
+    # the ASan runtime's own check, when glibc's fopen of /proc/self/maps
+    # inside pthread_getattr_np (for a thread it starts) gets the failing
+    # allocation: the sanitizer's limit, not iosage's; not counted
+    :
+  elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error|UndefinedBehavior' "$dir/stderr.txt"; then
     why="sanitizer: $(grep -m1 -E 'ERROR|runtime error' "$dir/stderr.txt")"
   elif [ $rc -ge 124 ]; then
     why="exit $rc (crash or timeout)"
