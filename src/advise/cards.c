@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ios_json.h"
 #include "iosage/model.h"
 
 #define CARDS_SCHEMA "iosage-cards"
@@ -192,7 +193,7 @@ iosage_status iosage_cards_save(const iosage_cards *c, const char *path,
                                 iosage_error *err)
 {
     json_t *doc = iosage_cards_to_json(c);
-    char *text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+    char *text = doc ? ios_json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
                                   JSON_REAL_PRECISION(7)) : NULL;
     json_decref(doc);
     if (!text)

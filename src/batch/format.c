@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
 #include "ios_csv.h"
 #include "iosage/batch.h"
 
@@ -172,7 +173,7 @@ int iosage_batch_write_row(FILE *out, int format,
     if (format == IOSAGE_BATCH_CSV)
         return write_csv(out, row);
     json_t *o = row_json(row, 0);
-    char *s = o ? json_dumps(o, JSON_PUBLIC) : NULL;
+    char *s = o ? ios_json_dumps(o, JSON_PUBLIC) : NULL;
     json_decref(o);
     if (!s)
         return -1;
@@ -185,7 +186,7 @@ int iosage_batch_write_row(FILE *out, int format,
 char *iosage_batch_row_serialize(const struct iosage_batch_row *row)
 {
     json_t *o = row_json(row, 1);
-    char *s = o ? json_dumps(o, JSON_EXACT) : NULL;
+    char *s = o ? ios_json_dumps(o, JSON_EXACT) : NULL;
     json_decref(o);
     return s;
 }

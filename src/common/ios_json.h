@@ -17,4 +17,11 @@ json_t *ios_json_real(double v);
  * fails (v is released). */
 int ios_json_set(json_t *obj, const char *key, json_t *v);
 
+/* json_dumps, with the text built in iosage's own buffer: NULL when out
+ * of memory (caller frees the text otherwise). jansson 2.14's json_dumps
+ * ignores a failed append of an object key and returns a document with
+ * the key cut (found by fault injection); here any failed append makes the
+ * whole call fail. */
+char *ios_json_dumps(const json_t *v, size_t flags);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ios_json.h"
+#include "ios_text.h"
 
 json_t *ios_json_str(const char *s)
 {
@@ -58,4 +59,23 @@ int ios_json_set(json_t *obj, const char *key, json_t *v)
     if (!v)
         return -1;
     return json_object_set_new(obj, key, v) != 0 ? -1 : 0;
+}
+
+/* json_dump_callback's sink: append to the ios_text; -1 once it failed. */
+static int dump_chunk(const char *buf, size_t size, void *data)
+{
+    ios_text *t = data;
+    ios_text_put(t, buf, size);
+    return t->oom ? -1 : 0;
+}
+
+char *ios_json_dumps(const json_t *v, size_t flags)
+{
+    ios_text t = {0};
+    int rc = json_dump_callback(v, dump_chunk, &t, flags);
+    if (rc != 0 || t.oom || !t.p) { /* the failure stays in t.oom */
+        free(t.p);
+        return NULL;
+    }
+    return t.p;
 }

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
 #include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
@@ -317,7 +318,7 @@ iosage_status iosage_model_save(const iosage_model *m, const char *dir,
     if (st != IOSAGE_OK)
         return st;
     json_t *o = bundle_json(m, hash);
-    char *text = o ? json_dumps(o, JSON_FLAGS) : NULL;
+    char *text = o ? ios_json_dumps(o, JSON_FLAGS) : NULL;
     json_decref(o);
     if (!text)
         return ios_fail(err, IOSAGE_E_NOMEM, dir, BUNDLE_FILE, -1,
