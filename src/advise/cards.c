@@ -299,9 +299,9 @@ iosage_status iosage_cards_load_mem(const void *buf, size_t len,
 {
     *out = NULL;
     json_error_t jerr;
-    json_t *doc = json_loadb(buf, len, 0, &jerr);
+    json_t *doc = ios_json_loadb(buf, len, 0, &jerr);
     if (!doc && (json_error_code(&jerr) == json_error_out_of_memory ||
-                 jerr.text[0] == '\0')) /* jansson could not allocate */
+                 jerr.text[0] == '\0' || strcmp(jerr.text, "out of memory") == 0)) /* jansson could not allocate */
         return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1,
                         "out of memory reading the JSON");
     if (!doc)

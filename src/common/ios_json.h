@@ -24,4 +24,11 @@ int ios_json_set(json_t *obj, const char *key, json_t *v);
  * whole call fail. */
 char *ios_json_dumps(const json_t *v, size_t flags);
 
+/* json_loadb, but NULL with error->text "out of memory" when any
+ * allocation jansson made failed: jansson 2.14's lexer ignores a failed
+ * append to a string being read and returns the string with characters
+ * missing (found by fault injection: advice text from the cards). */
+json_t *ios_json_loadb(const char *buf, size_t len, size_t flags,
+                       json_error_t *error);
+
 #endif

@@ -4,6 +4,7 @@
  * UTF-8, reals that are always finite, and one-line error-checked sets.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,4 +79,34 @@ char *ios_json_dumps(const json_t *v, size_t flags)
         return NULL;
     }
     return t.p;
+}
+
+/* Set while ios_json_loadb runs in this thread when an allocation of
+ * jansson's failed. */
+static _Thread_local int alloc_failed;
+
+static void *noting_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        alloc_failed = 1;
+    return p;
+}
+
+json_t *ios_json_loadb(const char *buf, size_t len, size_t flags,
+                       json_error_t *error)
+{
+    /* the same malloc and free underneath: objects made before or after
+     * the switch are released alike */
+    json_set_alloc_funcs(noting_malloc, free);
+    alloc_failed = 0;
+    json_t *v = json_loadb(buf, len, flags, error);
+    if (!alloc_failed)
+        return v;
+    json_decref(v);
+    if (error) {
+        error->line = -1;
+        snprintf(error->text, sizeof error->text, "%s", "out of memory");
+    }
+    return NULL;
 }

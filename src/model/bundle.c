@@ -641,11 +641,11 @@ static iosage_status load_bundle(const struct source *src, iosage_model **out,
     if (st != IOSAGE_OK)
         return st;
     json_error_t jerr;
-    json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES,
+    json_t *root = ios_json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES,
                               &jerr);
     free(owned);
     if (!root && (json_error_code(&jerr) == json_error_out_of_memory ||
-                  jerr.text[0] == '\0')) /* jansson could not allocate */
+                  jerr.text[0] == '\0' || strcmp(jerr.text, "out of memory") == 0)) /* jansson could not allocate */
         return bundle_fail(err, IOSAGE_E_NOMEM, src, "out of memory reading "
                            "the JSON");
     if (!json_is_object(root)) {
