@@ -4,6 +4,8 @@
 #   make demo       run a kernel with a known bottleneck under the tracer,
 #                   then analyze its log offline
 #   make check      build with ASan+UBSan and run every test
+#   make stress     fault injection, every N: the Nth allocation or write of
+#                   each run fails (tests/fault/sweep.sh full; long)
 #   make bench      time start-up, dump, batch and MPI batch beside the previous
 #                   release, cost against log size (scripts/bench*.sh), and the
 #                   archive database and dashboard on 100,000 logs
@@ -21,7 +23,7 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build demo check bench eval fuzz dataset deps deps-check install clean
+.PHONY: all build demo check stress bench eval fuzz dataset deps deps-check install clean
 
 all: build
 
@@ -38,6 +40,12 @@ check: deps-check
 	cd $(CHECK_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    ctest --output-on-failure -j $(JOBS)
+
+stress: deps-check
+	cmake -S . -B $(CHECK_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DIOSAGE_SANITIZE=ON >/dev/null
+	cmake --build $(CHECK_BUILD) -j $(JOBS)
+	tests/fault/sweep.sh full $(CHECK_BUILD)/iosage $(CHECK_BUILD)/iosage-example-writer \
+	    $(CHECK_BUILD)/tests/libiosage-fault.so ../shared/darshan-logs data/bench-runs/logs
 
 bench: build
 	scripts/bench.sh $(BUILD)/iosage

@@ -25,6 +25,8 @@ static const char *log_path = "/home/demo/run.log";
 static iosage_record *new_record(int module, uint64_t id, int64_t rank)
 {
     iosage_record *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
     r->module = module;
     r->id = id;
     r->rank = rank;
@@ -32,6 +34,12 @@ static iosage_record *new_record(int module, uint64_t id, int64_t rank)
     r->n_fcounters = iosage_fcounter_count(module);
     r->counters = calloc((size_t)r->n_counters, sizeof *r->counters);
     r->fcounters = calloc((size_t)r->n_fcounters, sizeof *r->fcounters);
+    if (!r->counters || !r->fcounters) { /* out of memory: add() says so */
+        free(r->counters);
+        free(r->fcounters);
+        free(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -46,6 +54,8 @@ static void free_record(iosage_record *r)
 static iosage_record *posix_shared(uint64_t id)
 {
     iosage_record *r = new_record(IOSAGE_MOD_POSIX, id, -1);
+    if (!r)
+        return NULL;
     int64_t *c = r->counters;
     double *f = r->fcounters;
     int64_t ops = (int64_t)NPROCS * PER_RANK_OPS;
@@ -101,6 +111,8 @@ static iosage_record *posix_shared(uint64_t id)
 static iosage_record *mpiio_shared(uint64_t id)
 {
     iosage_record *r = new_record(IOSAGE_MOD_MPIIO, id, -1);
+    if (!r)
+        return NULL;
     int64_t *c = r->counters;
     double *f = r->fcounters;
     int64_t ops = (int64_t)NPROCS * PER_RANK_OPS;
@@ -144,6 +156,8 @@ static iosage_record *mpiio_shared(uint64_t id)
 static iosage_record *stdio_log(uint64_t id)
 {
     iosage_record *r = new_record(IOSAGE_MOD_STDIO, id, 0);
+    if (!r)
+        return NULL;
     int64_t *c = r->counters;
     double *f = r->fcounters;
     c[IOSAGE_STDIO_OPENS] = 1;
@@ -166,6 +180,12 @@ static iosage_record *stdio_log(uint64_t id)
 
 static int add(iosage_log *log, iosage_record *rec, iosage_error *err)
 {
+    if (!rec) {
+        memset(err, 0, sizeof *err);
+        err->code = IOSAGE_E_NOMEM;
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
     iosage_status st = iosage_log_add_record(log, rec, err);
     free_record(rec);
     return st == IOSAGE_OK ? 0 : -1;

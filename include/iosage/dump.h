@@ -26,7 +26,13 @@ enum iosage_dump_flags {
     IOSAGE_DUMP_FILE = 4,            /* file counts block */
     IOSAGE_DUMP_PERF = 8,            /* performance block */
     IOSAGE_DUMP_SHOW_INCOMPLETE = 16,/* print partial modules with a warning */
-    IOSAGE_DUMP_ALL = 31
+    IOSAGE_DUMP_ALL = 31,
+    /* Escape what a terminal would act on, for output to a terminal (as
+     * `ls` does): control characters but tab and newline (ESC, BEL, ...),
+     * DEL, the C1 controls U+0080..U+009F and bytes that are not UTF-8
+     * print as \xHH (a backslash as \\). Not part of IOSAGE_DUMP_ALL:
+     * without it the text is darshan-parser's, byte for byte. */
+    IOSAGE_DUMP_ESCAPE = 32
 };
 
 /* What a dump met besides the printed data. */
@@ -41,6 +47,10 @@ struct iosage_dump_result {
      * or pre-release runtimes). The values are printed as stored. */
     int doubtful_modules;
     char first_doubt[300];   /* one line describing the first doubt, "" */
+    /* The errno of the first write to out that failed (0: all written);
+     * the rest of the output was dropped and the call returned
+     * IOSAGE_E_IO. */
+    int write_errno;
 };
 
 /* darshan-parser text. Returns IOSAGE_OK when the log was read to its end

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ios_json.h"
 #include "iosage/model.h"
 
 #define CARDS_SCHEMA "iosage-cards"
@@ -192,7 +193,7 @@ iosage_status iosage_cards_save(const iosage_cards *c, const char *path,
                                 iosage_error *err)
 {
     json_t *doc = iosage_cards_to_json(c);
-    char *text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+    char *text = doc ? ios_json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
                                   JSON_REAL_PRECISION(7)) : NULL;
     json_decref(doc);
     if (!text)
@@ -298,7 +299,11 @@ iosage_status iosage_cards_load_mem(const void *buf, size_t len,
 {
     *out = NULL;
     json_error_t jerr;
-    json_t *doc = json_loadb(buf, len, 0, &jerr);
+    json_t *doc = ios_json_loadb(buf, len, 0, &jerr);
+    if (!doc && (json_error_code(&jerr) == json_error_out_of_memory ||
+                 jerr.text[0] == '\0' || strcmp(jerr.text, "out of memory") == 0)) /* jansson could not allocate */
+        return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1,
+                        "out of memory reading the JSON");
     if (!doc)
         return ios_fail(err, IOSAGE_E_CORRUPT, label, NULL, -1,
                         "bad JSON at line %d: %s", jerr.line, jerr.text);

@@ -14,14 +14,19 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ios_json.h"
 
 #define MAX_PROMPT (IOSAGE_CONFIG_PROMPT_MAX + (1u << 20))
 
 /* A JSON value of doc as compact text, appended. */
 static void put_json(ios_text *b, const json_t *v)
 {
-    char *s = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY |
+    char *s = v ? ios_json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY |
                              JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(4)) : NULL;
+    if (v && !s) {
+        b->oom = 1; /* out of memory: the prompt is not written */
+        return;
+    }
     if (!s) {
         ios_text_put(b, "null", 4);
         return;

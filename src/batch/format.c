@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
+#include "ios_csv.h"
 #include "iosage/batch.h"
 
 #define JSON_PUBLIC (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
@@ -28,23 +30,11 @@ static const char *const status_names[] = {"ok", "partial", "error"};
 
 /* --- CSV ------------------------------------------------------------------ */
 
-/* One CSV cell: quoted when it holds a comma, quote, CR or LF (quotes
- * doubled), as is otherwise. */
+/* One text cell: no formula prefix, no control character, quoted when it
+ * holds a comma or a quote (src/common/csv.c, docs/batch.md). */
 static void csv_text(FILE *out, const char *s)
 {
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    putc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            putc('"', out);
-        putc(*s, out);
-    }
-    putc('"', out);
+    ios_csv_text(out, s);
 }
 
 static void csv_real(FILE *out, double v)
@@ -183,7 +173,7 @@ int iosage_batch_write_row(FILE *out, int format,
     if (format == IOSAGE_BATCH_CSV)
         return write_csv(out, row);
     json_t *o = row_json(row, 0);
-    char *s = o ? json_dumps(o, JSON_PUBLIC) : NULL;
+    char *s = o ? ios_json_dumps(o, JSON_PUBLIC) : NULL;
     json_decref(o);
     if (!s)
         return -1;
@@ -196,7 +186,7 @@ int iosage_batch_write_row(FILE *out, int format,
 char *iosage_batch_row_serialize(const struct iosage_batch_row *row)
 {
     json_t *o = row_json(row, 1);
-    char *s = o ? json_dumps(o, JSON_EXACT) : NULL;
+    char *s = o ? ios_json_dumps(o, JSON_EXACT) : NULL;
     json_decref(o);
     return s;
 }

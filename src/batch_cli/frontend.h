@@ -15,6 +15,7 @@
 
 #include "iosage/archive.h"
 #include "iosage/batch.h"
+#include "ios_outfile.h"
 
 /* --- the command line ----------------------------------------------------- */
 
@@ -62,7 +63,7 @@ void ios_batch_one_openmp_thread(void);
  * --db every row also goes to the archive. */
 struct ios_batch_out {
     FILE *f;              /* rows, or NULL when rows are not written */
-    char *tmp;            /* temporary path (malloc'd), or NULL for stdout */
+    struct ios_outfile file; /* -o OUT (file.f is NULL for stdout) */
     const char *final;    /* -o OUT */
     int format;
     iosage_batch_summary *summary; /* NULL without --summary */
@@ -70,6 +71,13 @@ struct ios_batch_out {
     iosage_archive *archive; /* --db: every row also goes here, or NULL */
     char bundle[17];      /* the model bundle's hash (with --db) */
 };
+
+/* No output over an input (src/common/outpath.c): without list, -o OUT
+ * against --db and both against the PATH operands; with list, both against
+ * every listed log. One line on stderr (prog: "iosage" or "iosage-mpi")
+ * and -1 on a clash (exit 2), else 0. Called before any log is read. */
+int ios_batch_refuse_clash(const char *prog, const struct ios_batch_opts *o,
+                           const iosage_batch_list *list);
 
 /* Open the output for o. Prints one line on stderr and returns -1 on
  * failure (nothing is left behind). */

@@ -5,7 +5,9 @@
  *
  * -o OUT: rows go to OUT.tmp.XXXXXX in OUT's directory, renamed to OUT only
  * when the whole batch succeeded; on any failure the temporary file is
- * removed, so OUT is either the complete output or untouched.
+ * removed, so OUT is either the complete output or untouched
+ * (src/common/outfile.c). A failed write to stdout is left to the check
+ * at exit, which prints its one line.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include "frontend.h"
+#include "ios_outfile.h"
+#include "ios_outpath.h"
 
 double ios_batch_now(void)
 {
@@ -23,34 +27,52 @@ double ios_batch_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Open a temporary file beside w->final into w->f and w->tmp. */
-static int open_temp(struct ios_batch_out *w)
+/* The one line of a failed write to the output: -o OUT names it; a failed
+ * write to stdout is only recorded, for the check at exit. */
+static void write_failed(const struct ios_batch_out *w, int e)
 {
-    size_t len = strlen(w->final) + sizeof ".tmp.XXXXXX";
-    w->tmp = malloc(len);
-    if (!w->tmp) {
-        fprintf(stderr, "iosage: %s: out of memory\n", w->final);
-        return -1;
+    if (w->final)
+        fprintf(stderr, "iosage: %s: cannot write: %s\n", w->final,
+                strerror(e ? e : EIO));
+    else
+        ios_stdout_failed(e);
+}
+
+/* One output (opt: "-o" or "--db") against inputs[0..n): one line and -1
+ * when it is one of them. */
+static int refuse(const char *prog, const char *opt, const char *out,
+                  const char *const *inputs, size_t n)
+{
+    long i = out ? ios_output_clash(out, 0, inputs, n) : -1;
+    if (i < 0)
+        return 0;
+    fprintf(stderr, "%s: batch: %s %s is the input %s: refusing to write "
+            "over it\n", prog, opt, out, inputs[i]);
+    return -1;
+}
+
+int ios_batch_refuse_clash(const char *prog, const struct ios_batch_opts *o,
+                           const iosage_batch_list *list)
+{
+    if (!o->out && !o->db)
+        return 0;
+    const char *const *paths = (const char *const *)o->paths;
+    size_t n = (size_t)o->n_paths;
+    if (!list) {
+        /* -o and --db: not the same file, and neither a PATH operand (a
+         * log, or a list file) */
+        const char *db[1] = {o->db};
+        if (refuse(prog, "-o", o->out, db, 1) != 0 ||
+            refuse(prog, "-o", o->out, paths, n) != 0 ||
+            refuse(prog, "--db", o->db, paths, n) != 0)
+            return -1;
+        return 0;
     }
-    snprintf(w->tmp, len, "%s.tmp.XXXXXX", w->final);
-    int fd = mkstemp(w->tmp);
-    if (fd < 0) {
-        fprintf(stderr, "iosage: %s: cannot create: %s\n", w->final,
-                strerror(errno));
-        free(w->tmp);
-        w->tmp = NULL;
-        return -1;
-    }
-    mode_t mask = umask(0); /* mkstemp gives 0600: use the umask instead */
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(w->f = fdopen(fd, "w"))) {
-        fprintf(stderr, "iosage: %s: cannot create: %s\n", w->final,
-                strerror(errno));
-        close(fd);
-        unlink(w->tmp);
-        free(w->tmp);
-        w->tmp = NULL;
-        return -1;
+    for (size_t i = 0; i < list->n; i++) {
+        const char *log[1] = {list->items[i].path};
+        if (refuse(prog, "-o", o->out, log, 1) != 0 ||
+            refuse(prog, "--db", o->db, log, 1) != 0)
+            return -1;
     }
     return 0;
 }
@@ -65,11 +87,14 @@ int ios_batch_out_open(struct ios_batch_out *w, const struct ios_batch_opts *o)
         return -1;
     }
     if (o->out) {
-        if (open_temp(w) != 0) {
+        int e = ios_outfile_open(&w->file, o->out);
+        if (e != 0) {
+            write_failed(w, e);
             iosage_batch_summary_free(w->summary);
             w->summary = NULL;
             return -1;
         }
+        w->f = w->file.f;
     } else if (!o->summary && !o->db) {
         w->f = stdout;
     }
@@ -77,9 +102,9 @@ int ios_batch_out_open(struct ios_batch_out *w, const struct ios_batch_opts *o)
         ios_batch_out_close(w, 0);
         return -1;
     }
+    errno = 0;
     if (w->f && iosage_batch_write_header(w->f, w->format) != 0) {
-        fprintf(stderr, "iosage: %s: write failed\n",
-                w->final ? w->final : "stdout");
+        write_failed(w, errno);
         ios_batch_out_close(w, 0);
         return -1;
     }
@@ -91,9 +116,9 @@ int ios_batch_out_row(struct ios_batch_out *w,
 {
     w->rows++;
     w->errors += row->status == IOSAGE_BATCH_ERROR;
+    errno = 0;
     if (w->f && iosage_batch_write_row(w->f, w->format, row) != 0) {
-        fprintf(stderr, "iosage: %s: write failed: %s\n",
-                w->final ? w->final : "stdout", strerror(errno));
+        write_failed(w, errno);
         return -1;
     }
     if (w->summary && iosage_batch_summary_add(w->summary, row) != 0) {
@@ -105,46 +130,30 @@ int ios_batch_out_row(struct ios_batch_out *w,
     return 0;
 }
 
-/* Flush and close the temporary file and move it to w->final. */
-static int commit(struct ios_batch_out *w)
-{
-    int bad = fflush(w->f) != 0 || ferror(w->f) || fsync(fileno(w->f)) != 0;
-    int e = errno;
-    bad |= fclose(w->f) != 0;
-    w->f = NULL;
-    if (!bad && rename(w->tmp, w->final) == 0)
-        return 0;
-    if (!bad)
-        e = errno;
-    fprintf(stderr, "iosage: %s: cannot write: %s\n", w->final, strerror(e));
-    unlink(w->tmp);
-    return -1;
-}
-
 int ios_batch_out_close(struct ios_batch_out *w, int ok)
 {
     int rc = 0;
     if (w->archive && ios_batch_archive_close(w) != 0)
         rc = -1;
-    if (w->tmp) {
-        if (ok) {
-            rc = commit(w);
-        } else {
-            fclose(w->f);
-            unlink(w->tmp);
+    if (w->file.f) {
+        int e = 0;
+        if (ok)
+            e = ios_outfile_commit(&w->file);
+        else
+            ios_outfile_abort(&w->file);
+        if (e != 0) {
+            write_failed(w, e);
+            rc = -1;
         }
-        free(w->tmp);
-        w->tmp = NULL;
     } else if (w->f && fflush(w->f) != 0) {
-        fprintf(stderr, "iosage: stdout: write failed: %s\n", strerror(errno));
+        write_failed(w, errno);
         rc = -1;
     }
     w->f = NULL;
     if (ok && rc == 0 && w->summary) {
         iosage_batch_summary_print(w->summary, stdout);
         if (fflush(stdout) != 0) {
-            fprintf(stderr, "iosage: stdout: write failed: %s\n",
-                    strerror(errno));
+            ios_stdout_failed(errno);
             rc = -1;
         }
     }

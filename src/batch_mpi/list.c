@@ -12,7 +12,8 @@
 
 #include "mpi_batch.h"
 
-/* Rank 0: the list of o's PATHs. 0, or -1 (printed). */
+/* Rank 0: the list of o's PATHs. 0, -1 (printed), or -2 when -o or --db
+ * is one of the logs (printed: a usage error). */
 static int build(const struct ios_batch_opts *o, iosage_batch_list *list)
 {
     for (int i = 0; i < o->n_paths; i++) {
@@ -25,6 +26,8 @@ static int build(const struct ios_batch_opts *o, iosage_batch_list *list)
             return -1;
         }
     }
+    if (ios_batch_refuse_clash("iosage-mpi", o, list) != 0)
+        return -2;
     /* --db: only the logs the archive needs (rank 0 alone opens it) */
     return o->db ? ios_batch_archive_select(o, list) : 0;
 }
@@ -79,10 +82,13 @@ int mpi_share_list(const struct ios_batch_opts *o, iosage_batch_list *list,
                    int rank)
 {
     /* header: ok flag, item count, buffer length */
-    uint64_t head[3] = {0, 0, 0};
+    uint64_t head[3] = {0, 0, 0}; /* head[0]: 1 ok, 0 failed, 2 clash */
     char *buf = NULL;
     size_t len = 0;
-    if (rank == 0 && build(o, list) == 0) {
+    int built = rank == 0 ? build(o, list) : 0;
+    if (built == -2)
+        head[0] = 2;
+    if (rank == 0 && built == 0) {
         buf = pack(list, &len);
         if (buf)
             head[0] = 1;
@@ -92,9 +98,9 @@ int mpi_share_list(const struct ios_batch_opts *o, iosage_batch_list *list,
         head[2] = len;
     }
     MPI_Bcast(head, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (!head[0]) {
+    if (head[0] != 1) {
         free(buf);
-        return -1;
+        return head[0] == 2 ? -2 : -1;
     }
     size_t n = (size_t)head[1];
     len = (size_t)head[2];

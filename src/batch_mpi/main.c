@@ -112,8 +112,11 @@ static int run(const struct ios_batch_opts *o, const iosage_model *m,
 {
     double start = ios_batch_now();
     iosage_batch_list list = {0};
-    if (mpi_share_list(o, &list, rank) != 0)
-        return EXIT_INTERNAL;
+    int shared = mpi_share_list(o, &list, rank);
+    if (shared != 0) {
+        iosage_batch_list_free(&list);
+        return shared == -2 ? EXIT_USAGE : EXIT_INTERNAL;
+    }
     char dir[4096];
     int rc = EXIT_INTERNAL;
     if (mpi_parts_dir(o, rank, dir, sizeof dir) == 0) {
@@ -145,6 +148,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
     struct ios_batch_opts o;
     int rc = parse(argc, argv, rank, &o);
+    /* no output over an input: before the model or any log is read */
+    if (rc == EXIT_OK && rank == 0 &&
+        ios_batch_refuse_clash("iosage-mpi", &o, NULL) != 0)
+        rc = EXIT_USAGE;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc == EXIT_OK) {
         ios_batch_one_openmp_thread();
         iosage_model *m = open_model(o.model_dir, rank);
@@ -154,6 +162,13 @@ int main(int argc, char **argv)
     if (rc < 0)
         rc = EXIT_OK; /* --help */
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    /* stdout checked at exit (rank 0 writes the rows and the summary) */
+    int e = ios_close_stdout();
+    if (e != 0) {
+        fprintf(stderr, "iosage-mpi: standard output: cannot write: %s\n",
+                strerror(e));
+        rc = EXIT_INTERNAL;
+    }
     MPI_Finalize();
     return rc;
 }

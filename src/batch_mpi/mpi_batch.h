@@ -36,7 +36,8 @@ struct mpi_rows {
 
 /* Rank 0 builds the list from o's PATHs and every rank receives it in
  * list (empty on entry). Returns 0, or -1 on every rank when rank 0 could
- * not build it (rank 0 printed why). */
+ * not build it (rank 0 printed why), -2 when -o or --db is one of the logs
+ * (a usage error, printed by rank 0). */
 int mpi_share_list(const struct ios_batch_opts *o, iosage_batch_list *list,
                    int rank);
 

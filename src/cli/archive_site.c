@@ -477,6 +477,10 @@ int archive_site(const struct archive_args *a)
         return cli_usage_error("archive", "archive: site takes one DB");
     if (!a->out)
         return cli_usage_error("archive", "archive: site needs -o DIR");
+    /* the pages must not land over the database */
+    int clash = cli_refuse_clash("archive", "-o", a->out, 1, a->args, 1);
+    if (clash != CLI_OK)
+        return clash;
     char jobs_dir[4200];
     snprintf(jobs_dir, sizeof jobs_dir, "%s/jobs", a->out);
     iosage_error err;

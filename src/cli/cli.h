@@ -99,8 +99,29 @@ int cli_open_model(const char *dir, int threads, iosage_model **m);
 int cli_open_cards(const char *model_dir, iosage_cards **cards);
 
 /* Write len bytes to path through a temporary file and a rename, so that a
- * failure leaves no partial file. Prints the reason; CLI_OK or an exit code. */
+ * failure leaves no partial file (src/common/ios_outfile.h). Prints the
+ * reason; CLI_OK or CLI_INTERNAL. */
 int cli_write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Print "iosage: PATH: cannot write: <strerror(e)>"; returns CLI_INTERNAL
+ * (exit 4: an output could not be written). */
+int cli_output_error(const char *path, int e);
+
+/* No output over an input: when out (given as option opt, e.g. "-o") is
+ * one of inputs[0..n) (NULL entries skipped), or, with out_is_dir, an
+ * output directory holding one of them, print one line and return
+ * CLI_USAGE; CLI_OK otherwise (and when out is NULL). Called before any
+ * input is read. */
+int cli_refuse_clash(const char *cmd, const char *opt, const char *out,
+                     int out_is_dir, const char *const *inputs, size_t n);
+
+/* Flush stdout: CLI_OK, or CLI_INTERNAL after a failed write, its reason
+ * kept for the one line that cli_close_stdout prints at exit. */
+int cli_stdout_check(void);
+
+/* At exit: flush and close stdout; on a write error print one line and
+ * return CLI_INTERNAL, else rc. */
+int cli_close_stdout(int rc);
 
 /* A file of the embedded bundle by name ("cards.json"), or NULL. */
 const unsigned char *cli_embedded_file(const char *name, size_t *size);

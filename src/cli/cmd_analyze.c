@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ios_outfile.h"
 #include "iosage/analyze.h"
 #include "iosage/report.h"
 
@@ -197,11 +198,29 @@ static int render(const struct analyze_args *a, const json_t *doc)
     if (a->output) {
         rc = cli_write_file_atomic(a->output, out, len);
     } else if (fwrite(out, 1, len, stdout) != len || fflush(stdout) != 0) {
-        fprintf(stderr, "iosage: cannot write the report to stdout: %s\n",
-                strerror(errno));
+        ios_stdout_failed(errno); /* the line comes from the exit check */
         rc = CLI_INTERNAL;
     }
     free(out);
+    return rc;
+}
+
+/* No output over an input: -o and --save-prompt against the log and the
+ * config files, and against each other. CLI_OK or CLI_USAGE (printed). */
+static int refuse_clashes(const struct analyze_args *a)
+{
+    const char *inputs[MAX_CONFIGS + 2];
+    size_t n = 0;
+    inputs[n++] = a->log;
+    for (int i = 0; i < a->n_configs; i++)
+        inputs[n++] = a->configs[i];
+    int rc = cli_refuse_clash("analyze", "-o", a->output, 0, inputs, n);
+    if (rc == CLI_OK)
+        rc = cli_refuse_clash("analyze", "--save-prompt", a->save_prompt, 0,
+                              inputs, n);
+    if (rc == CLI_OK && a->output && a->save_prompt)
+        rc = cli_refuse_clash("analyze", "--save-prompt", a->save_prompt, 0,
+                              &a->output, 1);
     return rc;
 }
 
@@ -211,6 +230,9 @@ int cmd_analyze(int argc, char **argv)
     memset(&a, 0, sizeof a);
     int done, rc = parse_analyze_args(argc, argv, &a, &done);
     if (rc != CLI_OK || done)
+        return rc;
+    rc = refuse_clashes(&a);
+    if (rc != CLI_OK)
         return rc;
     iosage_model *model = NULL;
     iosage_cards *cards = NULL;

@@ -13,6 +13,7 @@
 
 #include "cli/archive_cli.h"
 #include "cli/cli.h"
+#include "ios_csv.h"
 #include "iosage/archive.h"
 
 static const struct {
@@ -171,21 +172,14 @@ static int parse_args(int argc, char **argv, struct archive_args *a, int *done)
 
 /* --- output --------------------------------------------------------------- */
 
-static void print_csv_cell(const char *s)
+/* A cell of a numeric column as it is (a negative number stays a number);
+ * a text cell without formula prefix or control character (ios_csv.h). */
+static void print_csv_cell(const char *s, int numeric)
 {
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
+    if (numeric && s)
         fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
+    else
+        ios_csv_text(stdout, s);
 }
 
 static void print_csv(const iosage_archive_table *t)
@@ -193,14 +187,15 @@ static void print_csv(const iosage_archive_table *t)
     for (int c = 0; c < t->ncol; c++) {
         if (c)
             putchar(',');
-        print_csv_cell(t->cols[c]);
+        print_csv_cell(t->cols[c], 0);
     }
     putchar('\n');
     for (size_t r = 0; r < t->nrow; r++) {
         for (int c = 0; c < t->ncol; c++) {
             if (c)
                 putchar(',');
-            print_csv_cell(t->cells[r * (size_t)t->ncol + (size_t)c]);
+            print_csv_cell(t->cells[r * (size_t)t->ncol + (size_t)c],
+                           t->numeric[c]);
         }
         putchar('\n');
     }
@@ -285,11 +280,7 @@ int archive_print_table(const iosage_archive_table *t, int format)
         print_json(t);
     else
         print_text(t);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("iosage: stdout: write failed\n", stderr);
-        return CLI_INTERNAL;
-    }
-    return CLI_OK;
+    return cli_stdout_check(); /* the line comes from the exit check */
 }
 
 /* --- the queries ---------------------------------------------------------- */

@@ -29,6 +29,8 @@ static int build_list(const struct ios_batch_opts *o, iosage_batch_list *list)
             return CLI_INTERNAL;
         }
     }
+    if (ios_batch_refuse_clash("iosage", o, list) != 0)
+        return CLI_USAGE;
     /* --db: only the logs the archive needs (docs/archive.md); a failure
      * is the database's (not an archive, unreadable, newer schema) */
     if (o->db && ios_batch_archive_select(o, list) != 0)
@@ -83,6 +85,8 @@ int cmd_batch(int argc, char **argv)
     default:
         break;
     }
+    if (ios_batch_refuse_clash("iosage", &o, NULL) != 0)
+        return CLI_USAGE;
     iosage_model *m = NULL;
     ios_batch_one_openmp_thread();
     int rc = cli_open_model(o.model_dir, 1, &m);

@@ -137,7 +137,10 @@ int cmd_detect(int argc, char **argv)
         iosage_status st = detect_one(m, a.logs[i], a.shap);
         failed += st != IOSAGE_OK;
         internal |= cli_exit_for(st) == CLI_INTERNAL;
-        fflush(stdout);
+        if (cli_stdout_check() != CLI_OK) {
+            internal = 1; /* the line comes from the exit check */
+            break;
+        }
     }
     iosage_model_free(m);
     if (failed)

@@ -10,8 +10,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "ios_outfile.h"
 #include "iosage/darshan.h"
 #include "iosage/dump.h"
 
@@ -105,6 +107,9 @@ int cmd_dump(int argc, char **argv)
      * whole chunks: a stdio buffer behind it would only copy every byte
      * once more (7% of the instructions of a large dump). */
     setvbuf(stdout, NULL, _IONBF, 0);
+    /* on a terminal, a name from the log cannot retitle or clear it */
+    if (isatty(STDOUT_FILENO))
+        o.flags |= IOSAGE_DUMP_ESCAPE;
     struct iosage_dump_result res;
     memset(&res, 0, sizeof res);
     if (o.dxt)
@@ -112,8 +117,8 @@ int cmd_dump(int argc, char **argv)
     else
         st = iosage_dump_parser(r, o.flags, stdout, stderr, &res, &err);
     iosage_reader_close(r);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "iosage: dump: %s: cannot write output\n", o.path);
+    if (res.write_errno) { /* the one line comes from the check at exit */
+        ios_stdout_failed(res.write_errno);
         return CLI_INTERNAL;
     }
     if (st != IOSAGE_OK) {

@@ -227,6 +227,10 @@ int cmd_gen(int argc, char **argv)
     int done, rc = parse_gen_args(argc, argv, &a, &done);
     if (rc != CLI_OK || done)
         return rc;
+    /* the logs and the manifest must not land over the sweep */
+    rc = cli_refuse_clash("gen", "-o", a.o.out_dir, 1, &a.sweep, 1);
+    if (rc != CLI_OK)
+        return rc;
     char bench[PATH_MAX], tracer[PATH_MAX];
     rc = locate_tools(&a.o, bench, tracer, sizeof bench);
     if (rc != CLI_OK)

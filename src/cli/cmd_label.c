@@ -118,9 +118,7 @@ int cmd_label(int argc, char **argv)
         if (one != CLI_OK && (rc == CLI_OK || one == CLI_INTERNAL))
             rc = one;
     }
-    if (fflush(stdout) != 0) {
-        fputs("iosage: label: cannot write output\n", stderr);
-        return CLI_INTERNAL;
-    }
+    if (cli_stdout_check() != CLI_OK)
+        return CLI_INTERNAL; /* the line comes from the exit check */
     return rc;
 }

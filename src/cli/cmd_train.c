@@ -229,6 +229,10 @@ int cmd_train(int argc, char **argv)
     int done, rc = parse_train_args(argc, argv, &a, &done);
     if (rc != CLI_OK || done)
         return rc;
+    /* the bundle's files must not land in the dataset */
+    rc = cli_refuse_clash("train", "-o", a.out, 1, &a.dataset, 1);
+    if (rc != CLI_OK)
+        return rc;
     struct progress pr = {.tty = !a.quiet && isatty(2), .quiet = a.quiet};
     double t0 = now();
     iosage_error err;
@@ -244,6 +248,7 @@ int cmd_train(int argc, char **argv)
         if (st == IOSAGE_E_USAGE) /* no train rows: a property of the data */
             st = IOSAGE_E_CORRUPT;
     }
+    int saving = st == IOSAGE_OK; /* a failure from here on is a write's */
     if (st == IOSAGE_OK)
         st = iosage_model_save(m, a.out, &err);
     if (st == IOSAGE_OK)
@@ -259,5 +264,5 @@ int cmd_train(int argc, char **argv)
     iosage_model_set_log_hook(NULL, NULL);
     iosage_model_free(m);
     iosage_dataset_free(ds);
-    return cli_exit_for(st);
+    return saving && st != IOSAGE_OK ? CLI_INTERNAL : cli_exit_for(st);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ios_outfile.h"
 #include "iosage/report.h"
 #include "iosage/validate.h"
 
@@ -276,22 +277,18 @@ static void progress_line(void *ctx, const char *line)
     fprintf(stderr, "validate: %s\n", line);
 }
 
-/* The JSON document into path (via path.tmp, renamed: no partial file). */
+/* The JSON document into path (a temporary file renamed: no partial
+ * file). */
 static int write_json(const char *path, const struct iosage_validate_run *runs,
                       int n, const struct validate_args *a)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (f) {
-        iosage_report_validate_json(f, runs, n, &a->o);
-        if (fclose(f) == 0 && rename(tmp, path) == 0)
-            return CLI_OK;
-        unlink(tmp);
+    struct ios_outfile f;
+    int e = ios_outfile_open(&f, path);
+    if (e == 0) {
+        iosage_report_validate_json(f.f, runs, n, &a->o);
+        e = ios_outfile_commit(&f);
     }
-    fprintf(stderr, "iosage: validate: cannot write %s: %s\n", path,
-            strerror(errno));
-    return CLI_INTERNAL;
+    return e == 0 ? CLI_OK : cli_output_error(path, e);
 }
 
 /* --- Running ------------------------------------------------------------- */
@@ -353,6 +350,10 @@ int cmd_validate(int argc, char **argv)
     struct validate_args a;
     memset(&a, 0, sizeof a);
     int done, rc = parse_args(argc, argv, &a, &done);
+    if (rc == CLI_OK && !done)
+        rc = cli_refuse_clash("validate", "--json", a.json, 0,
+                              (const char *const *)a.scenarios,
+                              (size_t)a.n_scenarios);
     static char exe[4096], bench[4200], tracer[4200];
     if (rc == CLI_OK && !done)
         rc = find_tools(&a, exe, bench, tracer, sizeof exe);

@@ -99,15 +99,16 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (cli_is_help(name)) {
         print_help(stdout);
-        return CLI_OK;
+        return cli_close_stdout(CLI_OK);
     }
     if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
         printf("iosage %s\n", iosage_version());
-        return CLI_OK;
+        return cli_close_stdout(CLI_OK);
     }
+    /* every command's stdout is checked once here, at exit */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return cli_close_stdout(commands[i].run(argc - 1, argv + 1));
     if (name[0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", name);
     return cli_usage_error(NULL, "unknown command '%s'", name);

@@ -26,4 +26,18 @@ int ios_json_set(json_t *obj, const char *key, json_t *v);
  * bytes that are not valid UTF-8 become U+FFFD. NULL is "". */
 void ios_json_ascii(ios_text *b, const char *s);
 
+/* json_dumps, with the text built in iosage's own buffer: NULL when out
+ * of memory (caller frees the text otherwise). jansson 2.14's json_dumps
+ * ignores a failed append of an object key and returns a document with
+ * the key cut (found by fault injection); here any failed append makes the
+ * whole call fail. */
+char *ios_json_dumps(const json_t *v, size_t flags);
+
+/* json_loadb, but NULL with error->text "out of memory" when any
+ * allocation jansson made failed: jansson 2.14's lexer ignores a failed
+ * append to a string being read and returns the string with characters
+ * missing (found by fault injection: advice text from the cards). */
+json_t *ios_json_loadb(const char *buf, size_t len, size_t flags,
+                       json_error_t *error);
+
 #endif

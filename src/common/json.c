@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,4 +97,53 @@ void ios_json_ascii(ios_text *b, const char *s)
         }
     }
     ios_text_put(b, "\"", 1);
+}
+
+/* json_dump_callback's sink: append to the ios_text; -1 once it failed. */
+static int dump_chunk(const char *buf, size_t size, void *data)
+{
+    ios_text *t = data;
+    ios_text_put(t, buf, size);
+    return t->oom ? -1 : 0;
+}
+
+char *ios_json_dumps(const json_t *v, size_t flags)
+{
+    ios_text t = {0};
+    int rc = json_dump_callback(v, dump_chunk, &t, flags);
+    if (rc != 0 || t.oom || !t.p) { /* the failure stays in t.oom */
+        free(t.p);
+        return NULL;
+    }
+    return t.p;
+}
+
+/* Set while ios_json_loadb runs in this thread when an allocation of
+ * jansson's failed. */
+static _Thread_local int alloc_failed;
+
+static void *noting_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        alloc_failed = 1;
+    return p;
+}
+
+json_t *ios_json_loadb(const char *buf, size_t len, size_t flags,
+                       json_error_t *error)
+{
+    /* the same malloc and free underneath: objects made before or after
+     * the switch are released alike */
+    json_set_alloc_funcs(noting_malloc, free);
+    alloc_failed = 0;
+    json_t *v = json_loadb(buf, len, flags, error);
+    if (!alloc_failed)
+        return v;
+    json_decref(v);
+    if (error) {
+        error->line = -1;
+        snprintf(error->text, sizeof error->text, "%s", "out of memory");
+    }
+    return NULL;
 }

@@ -362,6 +362,7 @@ iosage_status iosage_dump_dxt(iosage_reader *r, int flags, FILE *out,
     if (ios_out_init(&o, out) < 0)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "dump", -1,
                         "no memory for the output buffer");
+    o.escape = (flags & IOSAGE_DUMP_ESCAPE) != 0;
     struct dxt_ctx c;
     memset(&c, 0, sizeof c);
     c.r = r;
@@ -405,8 +406,11 @@ iosage_status iosage_dump_dxt(iosage_reader *r, int flags, FILE *out,
 done:
     lustre_tab_free(&c.lustre);
     ios_mounts_free(c.mounts);
-    if (ios_out_finish(&o) < 0 && st == IOSAGE_OK)
-        st = ios_fail(err, IOSAGE_E_IO, NULL, "dump", -1,
-                      "cannot write the output");
+    if (ios_out_finish(&o) < 0) {
+        res->write_errno = o.err;
+        if (st == IOSAGE_OK)
+            st = ios_fail(err, IOSAGE_E_IO, NULL, "dump", -1,
+                          "cannot write the output: %s", strerror(o.err));
+    }
     return st;
 }

@@ -31,13 +31,19 @@ typedef struct ios_out {
     char *buf;  /* IOS_OUT_CAP bytes */
     size_t len; /* bytes waiting in buf */
     FILE *f;
-    int err;    /* set once a write failed; later output is dropped */
+    int err;    /* the errno of the first failed write (0: none); later
+                   output is dropped */
+    int escape; /* IOSAGE_DUMP_ESCAPE: terminal-safe output (dump_out.c) */
 } ios_out;
 
 /* Returns 0, or -1 when the buffer cannot be allocated. */
 int ios_out_init(ios_out *o, FILE *f);
-/* Write what is buffered; returns 0 or -1 (o->err set). */
+/* Write what is buffered (with escape, the first bytes of a UTF-8
+ * sequence cut by the end of the buffer wait for the next flush); returns 0
+ * or -1 (o->err set). */
 int ios_out_flush(ios_out *o);
+/* Write everything buffered, a cut sequence too. */
+void ios_out_flush_all(ios_out *o);
 /* Flush and release the buffer; returns 0 or -1 if any write failed. */
 int ios_out_finish(ios_out *o);
 
@@ -55,6 +61,8 @@ static inline char *ios_out_reserve(ios_out *o, size_t n)
 {
     if (IOS_OUT_CAP - o->len < n)
         ios_out_flush(o);
+    if (IOS_OUT_CAP - o->len < n)
+        ios_out_flush_all(o);
     return o->buf + o->len;
 }
 

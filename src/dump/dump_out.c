@@ -9,11 +9,13 @@
  * arithmetic; anything else (NaN, infinities, huge values) falls back to
  * snprintf, which gives the same text.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dump_internal.h"
+#include "ios_text.h"
 
 __extension__ typedef unsigned __int128 ios_u128;
 
@@ -23,24 +25,94 @@ int ios_out_init(ios_out *o, FILE *f)
     o->len = 0;
     o->f = f;
     o->err = 0;
+    o->escape = 0;
     return o->buf ? 0 : -1;
+}
+
+/* fwrite n bytes at p to o->f; the first failure is kept in o->err. */
+static void put_raw(ios_out *o, const char *p, size_t n)
+{
+    if (n > 0 && !o->err && fwrite(p, 1, n, o->f) != n)
+        o->err = errno ? errno : EIO;
+}
+
+/* 1 when the UTF-8 sequence of len bytes (cp) is safe on a terminal: no
+ * control character but tab and newline, no DEL, no C1 control. */
+static int printable(size_t len, uint32_t cp)
+{
+    if (len == 0)
+        return 0; /* not UTF-8 */
+    if (cp < 0x20)
+        return cp == '\t' || cp == '\n';
+    return cp != 0x7f && cp != '\\' && !(cp >= 0x80 && cp <= 0x9f);
+}
+
+/* Write n bytes at p with what a terminal would act on escaped (see
+ * IOSAGE_DUMP_ESCAPE). Returns how many bytes were written: fewer than n
+ * when p ends in the first bytes of a UTF-8 sequence (unless final), which
+ * wait for the next flush. */
+static size_t put_escaped(ios_out *o, const char *p, size_t n, int final)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t run = 0, i = 0;
+    while (i < n) {
+        uint32_t cp = 0;
+        size_t len = ios_utf8_seq(u + i, n - i, &cp);
+        if (len == 0 && !final && u[i] >= 0xc2 && n - i < 4 &&
+            n - i < (size_t)(u[i] >= 0xf0 ? 4 : u[i] >= 0xe0 ? 3 : 2))
+            break; /* a sequence cut by the end of the buffer */
+        if (printable(len, cp)) {
+            i += len;
+            continue;
+        }
+        put_raw(o, p + run, i - run);
+        char esc[8];
+        if (u[i] == '\\')
+            put_raw(o, "\\\\", 2);
+        else
+            put_raw(o, esc, (size_t)snprintf(esc, sizeof esc, "\\x%02x", u[i]));
+        i++;
+        run = i;
+    }
+    put_raw(o, p + run, i - run);
+    return i;
+}
+
+/* Write o->buf; with escaping, the first bytes of a cut UTF-8 sequence stay
+ * for the next flush unless final. */
+static void flush_buffer(ios_out *o, int final)
+{
+    if (o->len == 0 || !o->f || o->err) {
+        o->len = 0;
+        return;
+    }
+    if (!o->escape) {
+        put_raw(o, o->buf, o->len);
+        o->len = 0;
+        return;
+    }
+    size_t done = put_escaped(o, o->buf, o->len, final);
+    memmove(o->buf, o->buf + done, o->len - done);
+    o->len -= done;
 }
 
 int ios_out_flush(ios_out *o)
 {
-    if (o->len > 0 && !o->err && o->f) {
-        if (fwrite(o->buf, 1, o->len, o->f) != o->len)
-            o->err = 1;
-    }
-    o->len = 0;
+    flush_buffer(o, 0);
     return o->err ? -1 : 0;
+}
+
+void ios_out_flush_all(ios_out *o)
+{
+    flush_buffer(o, 1);
 }
 
 int ios_out_finish(ios_out *o)
 {
     int rc = 0;
     if (o->buf) {
-        rc = ios_out_flush(o);
+        flush_buffer(o, 1);
+        rc = o->err ? -1 : 0;
         free(o->buf);
         o->buf = NULL;
     }
@@ -49,20 +121,28 @@ int ios_out_finish(ios_out *o)
 
 void ios_out_mem(ios_out *o, const void *p, size_t n)
 {
+    if (n == 0) /* p may be NULL then */
+        return;
     if (n <= IOS_OUT_CAP - o->len) {
         memcpy(o->buf + o->len, p, n);
         o->len += n;
         return;
     }
     ios_out_flush(o);
-    if (n <= IOS_OUT_CAP) {
-        memcpy(o->buf, p, n);
-        o->len = n;
+    if (n <= IOS_OUT_CAP - o->len) {
+        memcpy(o->buf + o->len, p, n);
+        o->len += n;
         return;
     }
-    /* Larger than the whole buffer: write it straight through. */
-    if (!o->err && o->f && fwrite(p, 1, n, o->f) != n)
-        o->err = 1;
+    /* Larger than the whole buffer: write it straight through (escaped
+     * whole: a sequence cut here is rare and only shown as \xHH). */
+    flush_buffer(o, 1);
+    if (!o->f)
+        return;
+    if (o->escape)
+        put_escaped(o, p, n, 1);
+    else
+        put_raw(o, p, n);
 }
 
 static const char digit_pairs[201] =

@@ -159,7 +159,8 @@ static void line_num(struct line_ctx *lc, const char *name, size_t nlen,
         p += ios_fmt_u64(p, (uint64_t)iv);
     else
         p += ios_fmt_i64(p, iv);
-    memcpy(p, lc->suf, lc->suflen);
+    if (lc->suflen) /* 0 with no buffer after an allocation failed */
+        memcpy(p, lc->suf, lc->suflen);
     p += lc->suflen;
     lc->o->len += (size_t)(p - start);
 }
@@ -200,7 +201,8 @@ static void line_text(struct line_ctx *lc, const char *name, size_t nlen,
     *p++ = '\t';
     memcpy(p, text, tl);
     p += tl;
-    memcpy(p, lc->suf, lc->suflen);
+    if (lc->suflen) /* 0 with no buffer after an allocation failed */
+        memcpy(p, lc->suf, lc->suflen);
     p += lc->suflen;
     lc->o->len += (size_t)(p - start);
 }
@@ -669,6 +671,7 @@ iosage_status iosage_dump_parser(iosage_reader *r, int flags, FILE *out,
     if (ios_out_init(&o, out) < 0)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "dump", -1,
                         "no memory for the output buffer");
+    o.escape = (flags & IOSAGE_DUMP_ESCAPE) != 0;
     struct parser_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         ios_out_finish(&o);
@@ -714,8 +717,11 @@ iosage_status iosage_dump_parser(iosage_reader *r, int flags, FILE *out,
 done:
     parser_ctx_free(c);
     free(c);
-    if (ios_out_finish(&o) < 0 && st == IOSAGE_OK)
-        st = ios_fail(err, IOSAGE_E_IO, NULL, "dump", -1,
-                      "cannot write the output");
+    if (ios_out_finish(&o) < 0) {
+        res->write_errno = o.err;
+        if (st == IOSAGE_OK)
+            st = ios_fail(err, IOSAGE_E_IO, NULL, "dump", -1,
+                          "cannot write the output: %s", strerror(o.err));
+    }
     return st;
 }

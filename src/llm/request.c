@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
 #include "internal.h"
 
 #define ANTHROPIC_VERSION "2023-06-01"
@@ -158,7 +159,7 @@ char *ios_llm_body(const iosage_llm_client *c, const char *system,
             bad |= add_ollama(c, root);
     }
     if (!bad)
-        out = json_dumps(root, JSON_COMPACT);
+        out = ios_json_dumps(root, JSON_COMPACT);
     json_decref(msgs);
     json_decref(root);
     return out;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
 #include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
@@ -317,7 +318,7 @@ iosage_status iosage_model_save(const iosage_model *m, const char *dir,
     if (st != IOSAGE_OK)
         return st;
     json_t *o = bundle_json(m, hash);
-    char *text = o ? json_dumps(o, JSON_FLAGS) : NULL;
+    char *text = o ? ios_json_dumps(o, JSON_FLAGS) : NULL;
     json_decref(o);
     if (!text)
         return ios_fail(err, IOSAGE_E_NOMEM, dir, BUNDLE_FILE, -1,
@@ -640,9 +641,13 @@ static iosage_status load_bundle(const struct source *src, iosage_model **out,
     if (st != IOSAGE_OK)
         return st;
     json_error_t jerr;
-    json_t *root = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES,
+    json_t *root = ios_json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES,
                               &jerr);
     free(owned);
+    if (!root && (json_error_code(&jerr) == json_error_out_of_memory ||
+                  jerr.text[0] == '\0' || strcmp(jerr.text, "out of memory") == 0)) /* jansson could not allocate */
+        return bundle_fail(err, IOSAGE_E_NOMEM, src, "out of memory reading "
+                           "the JSON");
     if (!json_is_object(root)) {
         json_decref(root);
         return bundle_fail(err, IOSAGE_E_CORRUPT, src, "line %d: %s",

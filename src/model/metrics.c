@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
 #include "internal.h"
 
 static double ratio(int64_t num, int64_t den)
@@ -123,7 +124,7 @@ char *iosage_metrics_json(const struct iosage_metrics *m, const char *split)
     json_t *o = ios_metrics_to_json(m, split);
     if (!o)
         return NULL;
-    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+    char *text = ios_json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
                                    JSON_REAL_PRECISION(15));
     json_decref(o);
     return text;

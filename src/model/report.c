@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
 #include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
@@ -112,7 +113,7 @@ char *iosage_model_detect_json(const iosage_model *m, const float *x,
     rc |= put(o, "patterns", st == IOSAGE_OK ? pats : NULL);
     if (st == IOSAGE_OK)
         pats = NULL;
-    char *line = rc == 0 ? json_dumps(o, JSON_LINE) : NULL;
+    char *line = rc == 0 ? ios_json_dumps(o, JSON_LINE) : NULL;
     json_decref(h);
     json_decref(pats);
     json_decref(o);
@@ -127,7 +128,7 @@ char *iosage_model_error_json(const char *path, const char *msg)
     int rc = o ? 0 : -1;
     rc |= put(o, "file", text(path));
     rc |= put(o, "error", text(msg));
-    char *line = rc == 0 ? json_dumps(o, JSON_LINE) : NULL;
+    char *line = rc == 0 ? ios_json_dumps(o, JSON_LINE) : NULL;
     json_decref(o);
     return line;
 }

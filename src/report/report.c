@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ios_common.h"
+#include "ios_json.h"
 #include "internal.h"
 
 int iosage_report_format_parse(const char *name, enum iosage_report_format *out)
@@ -52,7 +53,7 @@ iosage_status iosage_report_check(const json_t *doc, iosage_error *err)
 static iosage_status render_json(const json_t *doc, rep_out *o, iosage_error *err)
 {
     json_t *copy = rep_json_utf8(doc);
-    char *s = copy ? json_dumps(copy, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    char *s = copy ? ios_json_dumps(copy, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     json_decref(copy);
     if (!s)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "report", -1,

@@ -117,6 +117,8 @@ path, tmp, weird, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 rows = list(csv.DictReader(open(path, newline="", encoding="utf-8")))
 assert len(rows) == n, len(rows)
 files = [r["file"] for r in rows]
+# CSV text cells show control characters as \xHH (docs/batch.md)
+weird = weird.replace("\n", "\\x0a")
 assert tmp + "/logs/sub/" + weird in files, files
 w = rows[files.index(tmp + "/logs/sub/" + weird)]
 assert w["job_id"] == "4242" and w["nprocs"] == "4" and w["status"] == "ok", w

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "iosage/batch.h"
 
@@ -73,7 +74,7 @@ static void csv_quotes_and_empty_cells(void **state)
     struct iosage_batch_row r;
     sample_row(&r);
     char *line = render(IOSAGE_BATCH_CSV, &r);
-    const char *want = "\"dir/a,\"\"b\"\"\nc.darshan\",partial,POSIX: "
+    const char *want = "\"dir/a,\"\"b\"\"\\x0ac.darshan\",partial,POSIX: "
                        "truncated,42,1000,\"/bin/app -x \"\"1,2\"\" \xc3\xa9\","
                        "4,0.3,1e-300,,9223372036854775807,3,0,0.75,0.333333,0,"
                        "0.25,1,";
@@ -93,6 +94,52 @@ static void csv_quotes_and_empty_cells(void **state)
     assert_memory_equal(line, "bad.darshan,error,boom,,", 24);
     free(line);
     iosage_batch_row_clear(&r);
+}
+
+/* Issue 17 point 4: text cells that start with a formula prefix get a
+ * leading ', control characters print as \xHH (no raw ESC reaches a
+ * terminal), negative numbers stay numbers, and the JSON line keeps the
+ * exact bytes. */
+static void csv_neutralises_formulas_and_controls(void **state)
+{
+    (void)state;
+    static const char *const names[][2] = {
+        {"=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\""},
+        {"+1+2", "'+1+2"},
+        {"-2+3", "'-2+3"},
+        {"@SUM(A1)", "'@SUM(A1)"},
+        {"\tx", "'\\x09x"},
+        {"\rx", "'\\x0dx"},
+        {"/a\033]0;t\007b\033[2J\xc2\x9b\xc3\xa9", "/a\\x1b]0;t\\x07b\\x1b[2J\\xc2\\x9b\xc3\xa9"},
+        {"/plain/a-b=c.darshan", "/plain/a-b=c.darshan"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct iosage_batch_row r;
+        sample_row(&r);
+        free(r.exe);
+        r.exe = own(names[i][0]);
+        r.job_id = -5;
+        char *line = render(IOSAGE_BATCH_CSV, &r);
+        char want[200];
+        snprintf(want, sizeof want, ",-5,1000,%s,4,", names[i][1]);
+        if (!strstr(line, want))
+            fail_msg("case %zu: %s lacks %s", i, line, want);
+        assert_null(strchr(line, '\033'));
+        free(line);
+        /* JSON: the exact bytes (rows hold UTF-8: src/batch/analyze.c
+         * replaces bytes that are not with U+FFFD before any view) */
+        line = render(IOSAGE_BATCH_JSONL, &r);
+        json_error_t jerr;
+        json_t *doc = json_loads(line, 0, &jerr);
+        assert_non_null(doc);
+        const char *exe = json_string_value(json_object_get(doc, "exe"));
+        assert_non_null(exe);
+        assert_string_equal(exe, names[i][0]);
+        assert_int_equal(json_integer_value(json_object_get(doc, "job_id")), -5);
+        json_decref(doc);
+        free(line);
+        iosage_batch_row_clear(&r);
+    }
 }
 
 static void jsonl_error_and_ok_rows(void **state)
@@ -362,6 +409,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(csv_quotes_and_empty_cells),
+        cmocka_unit_test(csv_neutralises_formulas_and_controls),
         cmocka_unit_test(jsonl_error_and_ok_rows),
         cmocka_unit_test(exact_form_round_trips),
         cmocka_unit_test(schedule_largest_first),

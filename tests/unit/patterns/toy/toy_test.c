@@ -86,7 +86,7 @@ static void test_label(void **state)
     /* the finding of offline advice, from the toy's file */
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
-    struct iosage_pattern_finding f = {0.0, -1, NULL};
+    struct iosage_pattern_finding f = {.share = 0.0, .row = -1};
     iosage_pattern_get(TOY)->finding(t, &f);
     assert_true(f.share == 1.0);
     assert_string_equal(f.change_id, "smaller_requests");
