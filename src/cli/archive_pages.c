@@ -115,6 +115,8 @@ static const struct page_key *find_key(const struct page_key *keys, size_t n,
                                        long long id)
 {
     struct page_key k = {.id = id};
+    if (n == 0)             /* bsearch(.., NULL, 0, ..) is undefined */
+        return NULL;
     return bsearch(&k, keys, n, sizeof *keys, by_id);
 }
 
@@ -245,7 +247,8 @@ long archive_write_reports(const struct archive_args *a,
         goto done;
     }
     load_keys(jobs_dir, &kept, &nkept);
-    qsort(kept, nkept, sizeof *kept, by_id);
+    if (nkept > 1)          /* qsort(NULL, 0, ...) is undefined */
+        qsort(kept, nkept, sizeof *kept, by_id);
 
     /* Which pages are still right, which to make. */
     for (size_t i = 0; i < n; i++) {
