@@ -23,11 +23,16 @@
  *      most of their time in I/O, does not learn it: on the real logs of
  *      ../shared/darshan-logs 11 of the 24 false positives of the first
  *      bundle were on jobs under this gate (docs/evaluation.md);
- *   1. g below the gate threshold: healthy, no pattern is reported, whatever
- *      the pattern models say (the gate wins: a job that spends little of
- *      its time in I/O has nothing worth changing);
- *   2. g at or above it: every pattern whose s_k is at or above its
- *      threshold is reported;
+ *   1. g below the gate threshold: healthy, no pattern is reported (the
+ *      gate wins), unless some s_k is at or above both its threshold and
+ *      the bundle's gate_outvote (0.5; bundles without one: never). The
+ *      exception came with the runs on drawn file systems (issue 15): left
+ *      out of training, a kernel family's pattern the pattern model saw
+ *      plainly (e3sm_like's per-write syncs through PnetCDF, score 0.995)
+ *      was lost to a gate scoring 0.3-0.43, and leave-one-kernel-out micro
+ *      F1 rose on 7 of 12 families with the exception (docs/evaluation.md);
+ *   2. g at or above it, or outvoted: every pattern whose s_k is at or
+ *      above its threshold is reported;
  *   3. g at or above it but no s_k clears its threshold: healthy, no
  *      pattern (flagged gate_only). The pattern models outvote the gate.
  *   4. a pattern reported by rule 2 whose defining quantity is under its
@@ -37,7 +42,8 @@
  *      public MACSio log got "Rank imbalance, score 0.99" with its slowest
  *      rank at 1.0x the mean.
  * So a pattern is reported only when both the gate and its own model say
- * so, and its floor is reached; "healthy" means exactly "no pattern
+ * so (or its own model says so with a score of gate_outvote or more), and
+ * its floor is reached; "healthy" means exactly "no pattern
  * reported".
  * Why not report the closest pattern in case 3: every training label that
  * is not healthy names a pattern, so "not healthy, no pattern" is never
@@ -119,6 +125,9 @@ typedef struct iosage_dataset {
     char **run_ids;    /* one per row, or NULL (then left out of the hash) */
     size_t n_skipped;  /* ok rows of the manifest whose log could not be
                           read (iosage_dataset_load) */
+    size_t n_gated;    /* generated runs with a pattern in their labels
+                          read as healthy: under the healthy gate
+                          (iosage_dataset_load, src/model/dataset.c) */
     char **logs;       /* one per row: the log's path as it was opened
                           (DIR/<log>, or <log> when absolute), or NULL;
                           not hashed */
@@ -244,6 +253,13 @@ struct iosage_train_params {
                             job_io_time_share_slowest is below this is
                             healthy (LABELING.md's healthy gate); default
                             0.05, 0 disables it */
+    double gate_outvote; /* detection rule 1's exception: when the gate says
+                            healthy but a pattern scores at least this (and
+                            its own threshold), the pattern models outvote
+                            the gate. Chosen by leave-one-kernel-out
+                            cross-validation (docs/evaluation.md); default
+                            0.5; 0 (bundles made before it): the gate
+                            always wins */
     void (*progress)(void *ctx, int model, int n_models, const char *id,
                      int round, int max_rounds);
     void *progress_ctx;

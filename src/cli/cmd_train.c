@@ -19,7 +19,7 @@
 static void train_help(void)
 {
     fputs("Usage: iosage train DATASET -o DIR [--seed N] [--threads N]\n"
-          "                    [--rounds N] [-q]\n"
+          "                    [--rounds N] [--gate-outvote P] [-q]\n"
           "\n"
           "Read DATASET/manifest.tsv (as written by `iosage gen`), compute the\n"
           "features of every run whose status is ok, train the gate and one\n"
@@ -39,6 +39,11 @@ static void train_help(void)
           "  --rounds N        boosting rounds per model at most (default 300;\n"
           "                    training stops after 30 rounds without a better\n"
           "                    validation log loss)\n"
+          "  --gate-outvote P  a pattern scoring P or more (and its own\n"
+          "                    threshold) is reported even when the gate says\n"
+          "                    healthy; 0: the gate always wins (default 0.5,\n"
+          "                    chosen by leave-one-kernel-out validation,\n"
+          "                    docs/evaluation.md)\n"
           "  -q, --quiet       no progress, no skipped-log lines, no summary\n"
           "  -h, --help        show this help\n"
           "\n"
@@ -75,7 +80,15 @@ static int set_value(struct train_args *a, const char *opt, const char *val)
         a->p.threads = (int)v;
     else if (strcmp(opt, "--rounds") == 0 && (v = num_arg(val, 1, 100000)) > 0)
         a->p.max_rounds = (int)v;
-    else
+    else if (strcmp(opt, "--gate-outvote") == 0) {
+        char *end;
+        errno = 0;
+        double d = strtod(val, &end);
+        if (errno || end == val || *end || !(d >= 0 && d <= 1))
+            return cli_usage_error("train", "train: --gate-outvote takes a "
+                                   "number from 0 to 1, got '%s'", val);
+        a->p.gate_outvote = d;
+    } else
         return cli_usage_error("train", "train: %s takes a whole number in "
                                "range, got '%s'", opt, val);
     return CLI_OK;
@@ -87,6 +100,7 @@ static const struct cli_option train_options[] = {
     {"--seed", NULL, 1, 3},
     {"--threads", NULL, 1, 4},
     {"--rounds", NULL, 1, 5},
+    {"--gate-outvote", NULL, 1, 6},
     {0}};
 
 static int parse_train_args(int argc, char **argv, struct train_args *a,
@@ -209,6 +223,10 @@ static void summary(const iosage_dataset *ds, const iosage_model *m,
     fprintf(stderr, "train: %zu runs (train %zu, validation %zu, test %zu, "
             "ood %zu), %zu skipped; bundle in %s (%.1f s)\n", ds->n_rows,
             rows[0], rows[1], rows[2], rows[3], ds->n_skipped, out, seconds);
+    if (ds->n_gated > 0)
+        fprintf(stderr, "train: %zu run(s) with a configuration pattern read "
+                "as healthy: their slowest rank spends under 5%% of the run "
+                "in I/O (the healthy gate)\n", ds->n_gated);
     for (int s = IOSAGE_SPLIT_VALIDATION; s < IOSAGE_SPLIT_COUNT; s++) {
         const struct iosage_metrics *mt = iosage_model_metrics(m, s);
         if (mt)

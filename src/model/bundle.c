@@ -165,6 +165,7 @@ static json_t *params_json(const struct iosage_train_params *p)
         rc |= put(o, "colsample_bynode", json_real(p->colsample_bynode));
     rc |= put(o, "feature_sets", json_boolean(p->feature_sets));
     rc |= put(o, "io_share_gate", json_real(p->io_share_gate));
+    rc |= put(o, "gate_outvote", json_real(p->gate_outvote));
     if (rc == 0)
         return o;
     json_decref(o);
@@ -612,6 +613,8 @@ static void load_info(const json_t *root, iosage_model *m)
     /* bundles made before these two keys: every feature, no I/O gate */
     p->feature_sets = json_is_true(json_object_get(pj, "feature_sets"));
     p->io_share_gate = real_of(pj, "io_share_gate", 0);
+    /* bundles made before it: the gate always wins */
+    p->gate_outvote = real_of(pj, "gate_outvote", 0);
     const json_t *td = json_object_get(root, "training_data");
     const char *hash = str_of(td, "hash");
     if (hash && strncmp(hash, "fnv1a64:", 8) == 0)

@@ -11,6 +11,17 @@
 
 #define NF IOSAGE_NUM_FEATURES
 
+/* Rule 1's exception: a pattern scoring at least the bundle's gate_outvote
+ * and its own threshold outvotes a gate that says healthy (0: never). */
+static int gate_outvoted(const iosage_model *m, const double *scores)
+{
+    double o = m->params.gate_outvote;
+    for (int k = 0; o > 0 && k < m->n_patterns; k++)
+        if (scores[k] >= o && scores[k] >= m->slot[k + 1].threshold)
+            return 1;
+    return 0;
+}
+
 void ios_detect_apply(const iosage_model *m, double gate,
                       const double *scores, double io_share,
                       struct iosage_detection *out)
@@ -25,7 +36,8 @@ void ios_detect_apply(const iosage_model *m, double gate,
         out->io_gated = 1;
         return;
     }
-    if (gate < m->slot[0].threshold || m->n_patterns == 0) {
+    if ((gate < m->slot[0].threshold && !gate_outvoted(m, scores)) ||
+        m->n_patterns == 0) {
         out->healthy = 1; /* rule 1: the gate wins */
         return;
     }

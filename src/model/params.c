@@ -25,6 +25,7 @@ void iosage_train_params_default(struct iosage_train_params *p)
     p->colsample_bynode = 1;
     p->feature_sets = 1;
     p->io_share_gate = 0.05;
+    p->gate_outvote = 0.5;
 }
 
 void iosage_train_params_forest(struct iosage_train_params *p)

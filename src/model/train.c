@@ -47,6 +47,8 @@ static iosage_status check_params(const struct iosage_train_params *p,
         bad = "feature_sets";
     else if (!(p->io_share_gate >= 0 && p->io_share_gate <= 1))
         bad = "io_share_gate";
+    else if (!(p->gate_outvote >= 0 && p->gate_outvote <= 1))
+        bad = "gate_outvote";
     if (bad)
         return ios_fail(err, IOSAGE_E_USAGE, NULL, "train", -1,
                         "training parameter %s out of range", bad);

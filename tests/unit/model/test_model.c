@@ -150,6 +150,7 @@ static void detection_rule(void **state)
     for (int s = 0; s < m->n_slots; s++)
         m->slot[s].threshold = 0.5;
     m->slot[3].threshold = 0.9; /* pattern 2 */
+    m->params.gate_outvote = 0; /* rules 1-3 first, without the exception */
     double scores[IOSAGE_MAX_PATTERNS] = {0};
     struct iosage_detection d;
 
@@ -197,6 +198,30 @@ static void detection_rule(void **state)
     m->params.io_share_gate = 0; /* disabled (bundles made without it) */
     ios_detect_apply(m, 0.99, scores, 0.0, &d);
     assert_int_equal(d.labels, 1u << 2);
+
+    /* rule 1's exception: a pattern at gate_outvote and its own threshold
+     * outvotes a gate under its threshold; under either, the gate wins */
+    m->params.gate_outvote = 0.95;
+    scores[2] = 0.95;
+    ios_detect_apply(m, 0.3, scores, 1.0, &d);
+    assert_false(d.healthy);
+    assert_int_equal(d.labels, 1u << 2);
+    scores[2] = 0.94; /* over its threshold 0.9, under gate_outvote */
+    ios_detect_apply(m, 0.3, scores, 1.0, &d);
+    assert_true(d.healthy);
+    assert_int_equal(d.labels, 0);
+    m->params.gate_outvote = 0.5;
+    scores[2] = 0.6; /* over gate_outvote, under its own 0.9 */
+    ios_detect_apply(m, 0.3, scores, 1.0, &d);
+    assert_true(d.healthy);
+    scores[0] = 0.6; /* pattern 0 (threshold 0.5) outvotes; pattern 2 is
+                        still under its own threshold */
+    ios_detect_apply(m, 0.3, scores, 1.0, &d);
+    assert_false(d.healthy);
+    assert_int_equal(d.labels, 1u << 0);
+    m->params.gate_outvote = 0; /* bundles made before it: the gate wins */
+    ios_detect_apply(m, 0.3, scores, 1.0, &d);
+    assert_true(d.healthy);
     iosage_model_free(m);
 }
 
@@ -750,6 +775,38 @@ static void dataset_directory(void **state)
     uint64_t h = iosage_dataset_hash(ds);
     ds->x[5] += 1;
     assert_true(iosage_dataset_hash(ds) != h);
+    assert_int_equal(ds->n_gated, 0);
+    iosage_dataset_free(ds);
+
+    /* the healthy gate on generated runs: the same log with a run 10^6 s
+     * long (slowest rank under 5% of it in I/O) is read as healthy; the same
+     * row in a manifest without config_id (hand-made labels) is not */
+    log = example_build_log(&err);
+    struct iosage_job job = log->job;
+    job.end_time_sec = job.start_time_sec + 1000000;
+    assert_int_equal(iosage_log_set_job(log, &job, &err), IOSAGE_OK);
+    snprintf(path, sizeof path, "%s/long.darshan", dir);
+    assert_int_equal(iosage_log_write(log, path, &err), IOSAGE_OK);
+    iosage_log_free(log);
+    snprintf(text, sizeof text,
+             "%slong-r0\tc\tk\t\t2\taccess_granularity\t1\t0.1\tlong.darshan\ttrain\tok\n"
+             "good-r0\tc\tk\t\t2\taccess_granularity\t1\t0.1\tgood.darshan\ttrain\tok\n",
+             hdr);
+    write_text(dir, "manifest.tsv", text);
+    assert_int_equal(iosage_dataset_load(dir, NULL, NULL, &ds, &err),
+                     IOSAGE_OK);
+    assert_int_equal(ds->n_rows, 2);
+    assert_int_equal(ds->labels[0], 0);
+    assert_int_equal(ds->labels[1], 1u << ag);
+    assert_int_equal(ds->n_gated, 1);
+    iosage_dataset_free(ds);
+    write_text(dir, "manifest.tsv",
+               "run_id\tlabels\tlog\tsplit\tstatus\n"
+               "long-r0\taccess_granularity\tlong.darshan\ttest\tok\n");
+    assert_int_equal(iosage_dataset_load(dir, NULL, NULL, &ds, &err),
+                     IOSAGE_OK);
+    assert_int_equal(ds->labels[0], 1u << ag);
+    assert_int_equal(ds->n_gated, 0);
     iosage_dataset_free(ds);
 
     /* an unknown pattern id names the manifest and the line */
@@ -778,6 +835,8 @@ static void dataset_directory(void **state)
     snprintf(path, sizeof path, "%s/good.darshan", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/broken.darshan", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/long.darshan", dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/manifest.tsv", dir);
     unlink(path);
@@ -876,6 +935,7 @@ static void forest_and_sets(void **state)
     iosage_train_params_default(&p);
     assert_int_equal(p.feature_sets, 1);
     assert_true(p.io_share_gate == 0.05);
+    assert_true(p.gate_outvote == 0.5);
     p.max_rounds = 30;
     iosage_model *m = NULL;
     assert_int_equal(iosage_model_train(ds, &p, &m, NULL), IOSAGE_OK);
