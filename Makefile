@@ -12,7 +12,7 @@
 #   make eval       the evaluation tables of docs/evaluation.md
 #   make fuzz       run a libFuzzer target (FUZZ_TARGET=reader|config|reply|report,
 #                   FUZZ_SECONDS, default 60)
-#   make dataset    regenerate data/bench-runs from bench/sweeps/default.sweep
+#   make dataset    regenerate data/hpc-runs from bench/sweeps/hpc.sweep
 #   make deps       install the Debian packages the build needs
 #   make install    PREFIX=/usr/local by default
 
@@ -61,14 +61,14 @@ eval: build
 fuzz: deps-check
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The labeled training runs: every configuration of the sweep under the
-# tracer (a second gen pass retries runs that failed), then the label check.
-# GEN_FLAGS adds gen options, e.g. for issue 15's sweep (docs/dataset.md):
-#   make dataset SWEEP=bench/sweeps/hpc.sweep DATASET=data/hpc-runs \
-#     GEN_FLAGS="--pfs-random lustre-hdd-small,lustre-flash-large,gpfs-like"
-DATASET ?= data/bench-runs
-SWEEP ?= bench/sweeps/default.sweep
-GEN_FLAGS ?=
+# The labeled training runs of the shipped models: every configuration of
+# the sweep under the tracer, each run on a drawn file system (a second gen
+# pass retries runs that failed), then the label check (docs/dataset.md).
+# The older native set of 1-16 ranks:
+#   make dataset SWEEP=bench/sweeps/default.sweep DATASET=data/bench-runs GEN_FLAGS=
+DATASET ?= data/hpc-runs
+SWEEP ?= bench/sweeps/hpc.sweep
+GEN_FLAGS ?= --pfs-random lustre-hdd-small,lustre-flash-large,gpfs-like
 dataset: build
 	rm -rf $(DATASET)
 	./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 $(GEN_FLAGS) || ./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 $(GEN_FLAGS)

@@ -3,7 +3,7 @@
 #
 #   scripts/eval.sh BUILD/iosage [OUT_DIR]
 #
-# With the bundle models/default and the dataset data/bench-runs:
+# With the bundle models/default and the dataset data/hpc-runs:
 #   1. training is reproducible: `iosage train` into OUT/retrained, timed,
 #      and its model files compared with models/default (cards.json, made
 #      by other code, is not compared);
@@ -20,7 +20,7 @@ iosage=$(cd "$(dirname "${1:?usage: scripts/eval.sh BUILD/iosage [OUT_DIR]}")" &
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${2:-$(dirname "$iosage")/eval}
 bundle=$root/models/default
-data=$root/data/bench-runs
+data=$root/data/hpc-runs
 shared=${IOSAGE_SHARED_LOGS:-$root/../shared/darshan-logs}
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
@@ -46,14 +46,14 @@ awk -v a="$t0" -v b="$t1" -v s="$same" 'BEGIN {
 # --- 2. test and ood ------------------------------------------------------------
 for split in test ood; do
   section "$split split"
-  echo "\`iosage eval models/default data/bench-runs --split $split --compare\`"
+  echo "\`iosage eval models/default data/hpc-runs --split $split --compare\`"
   echo
   "$iosage" eval "$bundle" "$data" --split "$split" --compare -q | tee "$out/$split.md"
 done
 
 # --- 3. leave one kernel out ----------------------------------------------------
 section "Leave one kernel out"
-echo "\`iosage eval models/default data/bench-runs --loko\`"
+echo "\`iosage eval models/default data/hpc-runs --loko\`"
 echo
 "$iosage" eval "$bundle" "$data" --loko -q | tee "$out/loko.md"
 
@@ -73,8 +73,12 @@ awk -F'\t' -v dir="$(cd "$shared" && pwd)" '
                 print $1, (l ? l : "healthy"), dir "/" $1, "test", "ok" }' \
   "$shared/LABELS.tsv" >"$real/manifest.tsv"
 section "Real logs (LABELS.tsv, usable logs)"
-echo "\`iosage eval models/default REAL --compare --train-data data/bench-runs --errors\`"
+echo "\`iosage eval models/default REAL --compare --train-data data/hpc-runs --errors\`"
 echo
 "$iosage" eval "$bundle" "$real" --compare --train-data "$data" --errors -q |
   tee "$out/real.md"
+
+# --- 5. when the file system changes --------------------------------------------
+section "When the file system changes (scripts/eval-systems.sh)"
+"$root/scripts/eval-systems.sh" "$iosage" "$data" "$out/systems" | tee "$out/systems.md"
 [ "$same" = yes ]
