@@ -128,6 +128,8 @@ typedef struct iosage_dataset {
     size_t n_gated;    /* generated runs with a pattern in their labels
                           read as healthy: under the healthy gate
                           (iosage_dataset_load, src/model/dataset.c) */
+    size_t n_floored;  /* generated runs read without a labeled pattern
+                          whose floors they do not reach */
     char **logs;       /* one per row: the log's path as it was opened
                           (DIR/<log>, or <log> when absolute), or NULL;
                           not hashed */

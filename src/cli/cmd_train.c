@@ -227,6 +227,9 @@ static void summary(const iosage_dataset *ds, const iosage_model *m,
         fprintf(stderr, "train: %zu run(s) with a configuration pattern read "
                 "as healthy: their slowest rank spends under 5%% of the run "
                 "in I/O (the healthy gate)\n", ds->n_gated);
+    if (ds->n_floored > 0)
+        fprintf(stderr, "train: %zu run(s) read without a configuration "
+                "pattern whose floors they do not reach\n", ds->n_floored);
     for (int s = IOSAGE_SPLIT_VALIDATION; s < IOSAGE_SPLIT_COUNT; s++) {
         const struct iosage_metrics *mt = iosage_model_metrics(m, s);
         if (mt)

@@ -30,6 +30,7 @@
 #include "ios_common.h"
 #include "iosage/darshan.h"
 #include "iosage/label.h"
+#include "iosage/patterns.h"
 #include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
@@ -341,6 +342,28 @@ static iosage_status row_features(const char *dir, const struct mrow *r,
     return st;
 }
 
+/* A generated run's configuration labels, less what detection can never
+ * report in it: every pattern when the run is under the healthy gate
+ * (rule 0), a pattern whose floors it does not reach (rule 4). */
+static void reachable_labels(iosage_dataset *ds, size_t row, int share)
+{
+    const float *x = ds->x + row * NF;
+    uint32_t had = ds->labels[row];
+    if (had == 0)
+        return;
+    if (share >= 0 && x[share] < IOSAGE_LABEL_GATE) {
+        ds->labels[row] = 0;
+        ds->n_gated++;
+        return;
+    }
+    for (int k = 0; k < iosage_pattern_count(); k++)
+        if ((had & (1u << k)) &&
+            !iosage_pattern_floor_met(iosage_pattern_get(k), x, NULL, 0))
+            ds->labels[row] &= ~(1u << k);
+    if (ds->labels[row] != had)
+        ds->n_floored++;
+}
+
 static iosage_status fill_dataset(const char *dir, struct manifest *m,
                                   iosage_dataset *ds, iosage_dataset_cb cb,
                                   void *ctx, iosage_error *err)
@@ -361,11 +384,8 @@ static iosage_status fill_dataset(const char *dir, struct manifest *m,
             ds->n_skipped++;
         } else {
             ds->labels[out] = r->labels;
-            if (m->generated && share >= 0 && r->labels != 0 &&
-                ds->x[out * NF + (size_t)share] < IOSAGE_LABEL_GATE) {
-                ds->labels[out] = 0; /* under the healthy gate */
-                ds->n_gated++;
-            }
+            if (m->generated)
+                reachable_labels(ds, out, share);
             ds->split[out] = r->split;
             ds->run_ids[out] = r->run_id;
             r->run_id = NULL; /* now the dataset's */

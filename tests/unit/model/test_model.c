@@ -790,15 +790,20 @@ static void dataset_directory(void **state)
     iosage_log_free(log);
     snprintf(text, sizeof text,
              "%slong-r0\tc\tk\t\t2\taccess_granularity\t1\t0.1\tlong.darshan\ttrain\tok\n"
-             "good-r0\tc\tk\t\t2\taccess_granularity\t1\t0.1\tgood.darshan\ttrain\tok\n",
+             "good-r0\tc\tk\t\t2\taccess_granularity\t1\t0.1\tgood.darshan\ttrain\tok\n"
+             "good-r1\tc\tk\t\t2\taccess_granularity,throughput_utilization\t1\t0.1\tgood.darshan\ttrain\tok\n",
              hdr);
     write_text(dir, "manifest.tsv", text);
     assert_int_equal(iosage_dataset_load(dir, NULL, NULL, &ds, &err),
                      IOSAGE_OK);
-    assert_int_equal(ds->n_rows, 2);
+    assert_int_equal(ds->n_rows, 3);
     assert_int_equal(ds->labels[0], 0);
     assert_int_equal(ds->labels[1], 1u << ag);
     assert_int_equal(ds->n_gated, 1);
+    /* the example log has no sync, re-read or LUSTRE record: under every
+     * floor of throughput_utilization, which is dropped */
+    assert_int_equal(ds->labels[2], 1u << ag);
+    assert_int_equal(ds->n_floored, 1);
     iosage_dataset_free(ds);
     write_text(dir, "manifest.tsv",
                "run_id\tlabels\tlog\tsplit\tstatus\n"
