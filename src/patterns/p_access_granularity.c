@@ -123,7 +123,14 @@ static void evidence(const iosage_log *log, const iosage_file_table *t,
 }
 
 /* Offline advice: the share of the I/O time, the main file and the change
- * (see src/advise/findings.c for the shares of every pattern). */
+ * (see src/advise/findings.c for the shares of every pattern). Larger
+ * requests are held back when the small requests are already whole files:
+ * the files that show the pattern are moved in at most two requests each
+ * on average (one write, one read), so no request can grow without fewer,
+ * larger files, which file_strategy and metadata_intensity propose. Seen
+ * under emulation on mi_stat_storm (1,600 files of 4 KiB, each written and
+ * read once): larger_requests was the top change and had nothing to change
+ * (docs/pfs.md, validation). */
 static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f)
 {
     struct ios_scan s;
@@ -131,6 +138,14 @@ static void finding(const iosage_file_table *t, struct iosage_pattern_finding *f
     const struct iosage_file_row *r = ios_finding_from_scan(t, &s, "larger_requests", f);
     if (r && (r->flags & IOSAGE_FILE_SHARED) && ios_independent_mpiio(t, r))
         f->change_id = "collective_buffering";
+    else if (r && s.files >= 2 && (double)s.ops <= 2.0 * (double)s.files) {
+        f->held = 1;
+        snprintf(f->held_why, sizeof f->held_why, "larger requests not "
+                 "proposed: the %lld files with small requests are moved in "
+                 "%lld requests, at most two a file: each request is already "
+                 "a whole file, and only fewer, larger files make them "
+                 "larger", (long long)s.files, (long long)s.ops);
+    }
 }
 
 /* The change ids of docs/report.md for this pattern. */

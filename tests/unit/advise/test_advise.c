@@ -727,6 +727,67 @@ static void test_held_shared_file(void **state)
     }
 }
 
+/* n POSIX files of one rank each, each written in `writes` requests of
+ * 4 KiB and read back once whole. */
+static iosage_log *small_files_log(int n, int writes)
+{
+    iosage_log *log = iosage_log_create();
+    assert_non_null(log);
+    struct iosage_job job;
+    memset(&job, 0, sizeof job);
+    job.nprocs = n;
+    job.jobid = 8;
+    job.start_time_sec = 1700000000;
+    job.end_time_sec = 1700000010;
+    job.exe = "/bin/app";
+    assert_int_equal(iosage_log_set_job(log, &job, NULL), IOSAGE_OK);
+    for (int k = 0; k < n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "/scratch/run/f.%d", k);
+        iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, k % 4);
+        int64_t bytes = (int64_t)writes * 4096;
+        r->counters[IOSAGE_POSIX_OPENS] = 2;
+        r->counters[IOSAGE_POSIX_WRITES] = writes;
+        r->counters[IOSAGE_POSIX_READS] = 1;
+        r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = bytes;
+        r->counters[IOSAGE_POSIX_BYTES_READ] = bytes;
+        r->counters[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = bytes - 1;
+        r->counters[IOSAGE_POSIX_MAX_BYTE_READ] = bytes - 1;
+        r->counters[IOSAGE_POSIX_CONSEC_WRITES] = writes - 1;
+        r->counters[IOSAGE_POSIX_SEQ_WRITES] = writes - 1;
+        r->counters[IOSAGE_POSIX_SIZE_WRITE_0_100 + 2] = writes; /* 1-10 KiB */
+        r->counters[IOSAGE_POSIX_SIZE_READ_0_100 + (writes > 1 ? 3 : 2)] = 1;
+        r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 0.01 * writes;
+        r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.01;
+        assert_int_equal(tu_rec_add(log, r, name), IOSAGE_OK);
+    }
+    return log;
+}
+
+static void test_held_larger_requests(void **state)
+{
+    (void)state;
+    const char *ids[] = {"access_granularity", NULL};
+    /* 64 files of 4 KiB, each written once and read once: the requests are
+     * whole files, larger_requests has nothing to change */
+    struct run r;
+    memset(&r, 0, sizeof r);
+    r.log = small_files_log(64, 1);
+    set_detection(&r, ids);
+    build_doc(&r, "whole.darshan", NULL, 0);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(r.doc,
+                     "advice"), "changes")), 0);
+    assert_true(finding_says(&r, "the 64 files with small requests are moved in 128 requests"));
+    run_free(&r);
+    /* the same files written in 16 pieces of 4 KiB: proposed */
+    memset(&r, 0, sizeof r);
+    r.log = small_files_log(64, 16);
+    set_detection(&r, ids);
+    build_doc(&r, "pieces.darshan", NULL, 0);
+    assert_string_equal(str(change(&r, 0), "change_id"), "larger_requests");
+    run_free(&r);
+}
+
 /* --- prompt and reply ------------------------------------------------------------ */
 
 static void test_prompt(void **state)
@@ -885,6 +946,7 @@ int main(void)
         cmocka_unit_test(test_offline_stripe_wide),
         cmocka_unit_test(test_held_collective_io),
         cmocka_unit_test(test_held_shared_file),
+        cmocka_unit_test(test_held_larger_requests),
         cmocka_unit_test(test_prompt),
         cmocka_unit_test(test_reply),
         cmocka_unit_test(test_change_ids),
