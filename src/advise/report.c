@@ -259,6 +259,13 @@ static void early_warnings(const struct iosage_advise_input *in, json_t *w)
         warn(w, "no model given: SHAP contributions are left out and "
              "thresholds shown as 0.5");
     floor_warnings(in, w);
+    for (int m = 0; m < IOSAGE_MAX_MODULES; m++) {
+        const iosage_module_data *md = &in->log->modules[m];
+        if (md->status != IOSAGE_OK && !md->skipped)
+            warn(w, "the %s region was not read whole (%s): the analysis "
+                 "uses the %zu record(s) before the problem", md->name,
+                 md->err.msg, md->n_records);
+    }
     if (in->det->gate_only)
         warn(w, "the gate flagged the job (score %.2f) but no pattern model "
              "cleared its threshold: reported healthy", in->det->gate_score);

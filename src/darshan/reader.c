@@ -85,11 +85,16 @@ static iosage_status read_names(iosage_reader *r, iosage_error *err)
     uint8_t *data = NULL;
     size_t len = 0;
     int truncated = 0;
+    char why[300];
+    uint64_t limit = ios_region_limit(-1, h->names.len, why, sizeof why);
     iosage_status st = ios_region_inflate(region_bytes(r, h->names.off),
                                           (size_t)h->names.len, h->compression,
-                                          IOS_MAX_REGION_DATA, &data, &len,
+                                          limit, &data, &len,
                                           &truncated, r->path, "name region",
                                           h->names.off, err);
+    if (st == IOSAGE_E_LIMIT)
+        ios_fail(err, IOSAGE_E_LIMIT, r->path, "name region", -1,
+                 "inflates past its limit of %s", why);
     if (st == IOSAGE_OK) {
         int v300 = h->ver_major == 3 && h->ver_minor == 0;
         st = ios_names_decode(&r->names, data, len, v300, h->big_endian,
@@ -334,11 +339,16 @@ static iosage_status read_region(iosage_reader *r,
     uint8_t *data = NULL;
     size_t len = 0;
     int truncated = 0;
+    char why[300];
+    uint64_t limit = ios_region_limit(m->id, avail, why, sizeof why);
     iosage_status st = ios_region_inflate(region_bytes(r, reg->off),
                                           (size_t)avail, r->header.compression,
-                                          IOS_MAX_REGION_DATA, &data, &len,
+                                          limit, &data, &len,
                                           &truncated, r->path, m->name,
                                           reg->off, &e);
+    if (st == IOSAGE_E_LIMIT)
+        ios_fail(&e, IOSAGE_E_LIMIT, r->path, m->name, -1,
+                 "region inflates past its limit of %s", why);
     if (st == IOSAGE_E_NOMEM) {
         if (err)
             *err = e;

@@ -22,6 +22,7 @@
  */
 #include <bzlib.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -282,6 +283,57 @@ static iosage_status inflate_bzip2(const uint8_t *src, size_t len, outbuf *o,
     }
     BZ2_bzDecompressEnd(&z);
     return st;
+}
+
+/* --- limits ---------------------------------------------------------------- */
+
+/* A positive number from the environment, or def. */
+static double env_number(const char *name, double def)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return def;
+    char *end;
+    double v = strtod(s, &end);
+    return (*end == '\0' && v > 0) ? v : def;
+}
+
+/* "2.00 MiB" from 1 MiB up, "900 bytes" under it. (The tracer compiles
+ * this file without src/common's number formatting.) */
+static const char *size_text(char *buf, size_t size, double bytes)
+{
+    const double mib = 1024.0 * 1024.0;
+    if (bytes >= mib)
+        snprintf(buf, size, "%.2f MiB", bytes / mib);
+    else
+        snprintf(buf, size, "%.0f bytes", bytes);
+    return buf;
+}
+
+uint64_t ios_region_limit(int module_id, uint64_t stored_len, char *why,
+                          size_t why_size)
+{
+    double ratio = module_id == IOSAGE_MOD_HEATMAP ? IOS_INFLATE_RATIO_HEATMAP
+                                                   : IOS_INFLATE_RATIO;
+    ratio = env_number("IOSAGE_MAX_INFLATE_RATIO", ratio);
+    double cap = env_number("IOSAGE_MAX_REGION_BYTES", (double)IOS_INFLATE_CAP);
+    double floor = (double)IOS_INFLATE_FLOOR;
+    if (floor > cap)
+        floor = cap;
+    double lim = ratio * (double)stored_len;
+    if (lim < floor)
+        lim = floor;
+    if (lim > cap)
+        lim = cap;
+    if (lim > (double)(UINT64_MAX / 2))
+        lim = (double)(UINT64_MAX / 2);
+    char l[32], st[32], fl[32], cp[32];
+    snprintf(why, why_size, "%s (%g times its %s stored, at least %s, at "
+             "most %s; IOSAGE_MAX_INFLATE_RATIO and IOSAGE_MAX_REGION_BYTES "
+             "allow more)", size_text(l, sizeof l, lim), ratio,
+             size_text(st, sizeof st, (double)stored_len),
+             size_text(fl, sizeof fl, floor), size_text(cp, sizeof cp, cap));
+    return (uint64_t)lim;
 }
 
 /* --- entry points -------------------------------------------------------- */
