@@ -73,6 +73,12 @@ void trc_heat_add(int layer, int op, int64_t bytes, double t0, double t1)
 }
 
 /* See trace.h. */
+void trc_heat_reset(void)
+{
+    memset(heat, 0, sizeof heat);
+}
+
+/* See trace.h. */
 void trc_heat_rebase(void)
 {
     for (int l = 0; l < TRC_HEAT_LAYERS; l++) {

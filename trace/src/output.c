@@ -102,7 +102,9 @@ static void build_job(const struct trc_proc *procs, int n, int nprocs,
 /* --- log path ------------------------------------------------------------- */
 
 /* IOSAGE_LOG, else <IOSAGE_LOGDIR or .>/<exe basename>_id<jobid>_<pid>.darshan.
- * suffix (e.g. ".rank3") is appended to IOSAGE_LOG when non-empty. */
+ * suffix (e.g. ".rank3") is appended to IOSAGE_LOG when non-empty. This is
+ * the first name tried; when a process of the job has written it already,
+ * the pid goes in (publish_log). */
 static void log_path(const char *cmdline, const char *suffix, char *out,
                      size_t size)
 {
@@ -120,6 +122,70 @@ static void log_path(const char *cmdline, const char *suffix, char *out,
         base = program_invocation_short_name;
     snprintf(out, size, "%s/%s_id%lld_%d.darshan", dir && *dir ? dir : ".",
              base, (long long)job_id(), (int)getpid());
+}
+
+/*
+ * The k-th name tried for a log whose first choice is base: k = 0 base,
+ * k = 1 base with ".<pid>" before its ".darshan" (or at its end), k >= 2
+ * with ".<pid>.<k-1>": run.darshan, run.4242.darshan, run.4242.1.darshan.
+ */
+static void candidate(const char *base, int k, char *out, size_t size)
+{
+    if (k == 0) {
+        snprintf(out, size, "%s", base);
+        return;
+    }
+    size_t n = strlen(base), stem = n;
+    if (n >= 8 && strcmp(base + n - 8, ".darshan") == 0)
+        stem = n - 8;
+    char tail[48];
+    if (k == 1)
+        snprintf(tail, sizeof tail, ".%d", (int)getpid());
+    else
+        snprintf(tail, sizeof tail, ".%d.%d", (int)getpid(), k - 1);
+    snprintf(out, size, "%.*s%s%s", (int)stem, base, tail, base + stem);
+}
+
+/*
+ * Give the finished log in tmp the first free name of base's candidates
+ * (a forked child starts at the second).
+ * link() fails on an existing name instead of replacing it, so no process
+ * of the job ever replaces another's log, and the name appears only when
+ * the log is whole. A file system without hard links: the name is taken
+ * with O_EXCL, then the log renamed over that empty file of our own.
+ * Returns 0, or -1 with a warning (tmp removed either way).
+ */
+static int publish_log(const char *tmp, const char *base, char *name,
+                       size_t size)
+{
+    /* a forked child never takes the first name: it belongs to the job's
+     * own processes (a rank's helper child exiting first must not push the
+     * job's log aside) */
+    for (int k = g_forked ? 1 : 0; k < 1000; k++) {
+        candidate(base, k, name, size);
+        if (link(tmp, name) == 0) {
+            unlink(tmp);
+            return 0;
+        }
+        if (errno == EEXIST)
+            continue;
+        if (errno != EPERM && errno != ENOTSUP && errno != EXDEV &&
+            errno != EMLINK && errno != ENOSYS)
+            break;
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0 && errno == EEXIST)
+            continue;
+        if (fd < 0)
+            break;
+        close(fd);
+        if (rename(tmp, name) == 0)
+            return 0;
+        unlink(name);
+        break;
+    }
+    trc_warn("cannot write the log %s: %s", base, strerror(errno));
+    unlink(tmp);
+    return -1;
 }
 
 /* --- records ---------------------------------------------------------------- */
@@ -347,10 +413,12 @@ int trc_write_log(const struct trc_proc *procs, int n, int nprocs, int reduce,
     if (add_heatmaps(log, procs, n, &job, &err) != 0)
         return fail(log, &err, "cannot build the log");
     log_path(cmdline, suffix ? suffix : "", path, sizeof path);
-    if (iosage_log_write(log, path, &err) != IOSAGE_OK)
+    static char tmp[TRC_PATH_MAX + 48], name[TRC_PATH_MAX + 48];
+    snprintf(tmp, sizeof tmp, "%s.%d.part", path, (int)getpid());
+    if (iosage_log_write(log, tmp, &err) != IOSAGE_OK)
         return fail(log, &err, "cannot write the log");
     iosage_log_free(log);
-    return 0;
+    return publish_log(tmp, path, name, sizeof name);
 }
 
 /* Rank and size of this process from the launcher's environment (a parallel
@@ -381,6 +449,13 @@ void trc_write_local(void)
     atomic_store(&g_state, TRC_OFF);
     int old = trc_lock();
     g_written = 1;
+    if (g_forked && !trc_any_file_io()) {
+        /* a forked child that touched nothing but the standard streams (a
+         * shell setting up a command, a helper process): no log; its exec'd
+         * image, if any, writes the one that matters */
+        trc_unlock(old);
+        return;
+    }
     int rank = g_rank, size = g_nprocs, parallel = g_mpi_started;
     if (!parallel)
         parallel = launcher_rank(&rank, &size);

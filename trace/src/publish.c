@@ -642,7 +642,7 @@ void trc_serialize_all(struct trc_buf *b, int64_t rank,
     int64_t n = 0, partial = 0;
     for (int l = 0; l < TRC_NLAYERS; l++) {
         for (const struct trc_rec *r = trc_rec_first(l); r; r = r->lnext)
-            n++;
+            n += !(g_forked && trc_rec_pristine(r));
         if (trc_layer_partial(l))
             partial |= (int64_t)1 << l;
     }
@@ -657,6 +657,8 @@ void trc_serialize_all(struct trc_buf *b, int64_t rank,
     struct trc_pub pub;
     for (int l = 0; l < TRC_NLAYERS; l++) {
         for (const struct trc_rec *r = trc_rec_first(l); r; r = r->lnext) {
+            if (g_forked && trc_rec_pristine(r))
+                continue; /* the parent's file, untouched by this child */
             trc_publish(r, rank, &pub);
             put_pub(b, &pub);
         }

@@ -389,6 +389,56 @@ struct trc_rec *trc_rec_get(int layer, const char *name)
     return r;
 }
 
+/* The per-record state after init_counters (everything but the links, id,
+ * layer, name and the tuple array itself). */
+static void clear_record(struct trc_rec *r)
+{
+    memset(r->c, 0, sizeof r->c);
+    memset(r->f, 0, sizeof r->f);
+    r->last_read_end = r->last_write_end = 0;
+    r->last_op = 0;
+    memset(r->busy_end, 0, sizeof r->busy_end);
+    r->n_access = r->n_stride = 0;
+    memset(r->access, 0, sizeof r->access);
+    memset(r->stride, 0, sizeof r->stride);
+    if (r->tuples)
+        memset(r->tuples, 0, TRC_CANDIDATES * sizeof *r->tuples);
+    r->n_tuples = 0;
+    init_counters(r);
+}
+
+/* See trace.h. */
+void trc_records_fork_reset(void)
+{
+    for (int l = 0; l < TRC_NLAYERS; l++) {
+        for (struct trc_rec *r = tables[l].head; r; r = r->lnext)
+            clear_record(r);
+        tables[l].partial = 0;
+    }
+}
+
+/* See trace.h. */
+int trc_rec_pristine(const struct trc_rec *r)
+{
+    struct trc_rec fresh;
+    memset(&fresh, 0, sizeof fresh);
+    fresh.layer = r->layer;
+    fresh.name = r->name;
+    init_counters(&fresh);
+    return memcmp(r->c, fresh.c, sizeof r->c) == 0 &&
+           memcmp(r->f, fresh.f, sizeof r->f) == 0;
+}
+
+/* See trace.h. */
+int trc_any_file_io(void)
+{
+    for (int l = 0; l < TRC_NLAYERS; l++)
+        for (const struct trc_rec *r = tables[l].head; r; r = r->lnext)
+            if (r->name[0] != '<' && !trc_rec_pristine(r))
+                return 1;
+    return 0;
+}
+
 /* --- descriptor table ------------------------------------------------------ */
 
 struct trc_fd *_Atomic g_fd_chunks[TRC_FD_CHUNKS];

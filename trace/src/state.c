@@ -7,8 +7,13 @@
  *
  *      load                  MPI_Init / MPI_Finalize
  *   OFF ----> ON <--------------------------------> SUSPENDED
- *    ^        |  trc_disable, fork child, log written
+ *    ^        |  trc_disable, log written
  *    +--------+
+ *
+ * A forked child keeps tracing, with its records reset to their state at
+ * creation (the parent's counts are the parent's), and writes a log of its
+ * own at exit; an exec writes the log of the process it replaces first
+ * (exec.c). Logs never replace one another (output.c, the log name).
  *
  * OFF is final once trc_disable() ran (g_disabled); before the constructor
  * has run it only means "not yet".
@@ -33,6 +38,7 @@ int g_rank = 0, g_nprocs = 1;
 int g_mpi_started = 0;
 int g_written = 0;
 double g_origin = 0.0;
+int g_forked = 0;
 
 /* Set while this thread is inside dlsym: a wrapper entered then must not
  * call dlsym again. */
@@ -152,13 +158,48 @@ static int is_launcher(void)
     return 0;
 }
 
-/* In a forked child the parent's records are not ours: stop tracing and
- * never write a log (the child's exec, if any, starts a fresh tracer). */
+/* fork: hold g_lock across it, so that the child's copy of the records is
+ * not caught in the middle of another thread's update. */
+static void at_fork_prepare(void)
+{
+    pthread_mutex_lock(&g_lock);
+}
+
+static void at_fork_parent(void)
+{
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* In a forked child the parent's counts are not ours: the child starts its
+ * own run (records reset, clock origin now) and writes its own log at exit,
+ * unless tracing had already stopped in the parent. */
 static void at_fork_child(void)
 {
-    atomic_store(&g_disabled, 1);
-    atomic_store(&g_state, TRC_OFF);
-    g_written = 1;
+    if (!g_written && !atomic_load(&g_disabled))
+        trc_restart_child();
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* See trace.h. With g_lock held. */
+void trc_restart_child(void)
+{
+    trc_records_fork_reset();
+    trc_heat_reset();
+    clock_gettime(CLOCK_MONOTONIC, &g_t0_mono);
+    clock_gettime(CLOCK_REALTIME, &g_t0_wall);
+    g_origin = 0.0;
+    g_pid = getpid();
+    g_forked = 1;
+    g_mpi_started = 0; /* a forked child is no MPI rank */
+    g_written = 0;
+    atomic_store(&g_state, TRC_ON);
+}
+
+/* See trace.h. */
+int trc_active_here(void)
+{
+    return g_inited && !g_written && !atomic_load(&g_disabled) &&
+           getpid() == g_pid;
 }
 
 /* Runs when the library is loaded. Until it completes every wrapper passes
@@ -178,7 +219,7 @@ __attribute__((constructor)) static void trc_init(void)
     }
     g_pid = getpid();
     trc_records_init();
-    pthread_atfork(NULL, NULL, at_fork_child);
+    pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child);
     g_inited = 1;
     tl_busy = 0;
     if (!atomic_load(&g_disabled))

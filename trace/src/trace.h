@@ -203,6 +203,29 @@ TRC_HIDDEN int trc_module_id(int layer);
 /* Read the mount table, exclusions and limits; called once at init. */
 TRC_HIDDEN void trc_records_init(void);
 
+/* In a forked child: every record back to its state at creation (counters,
+ * access candidates, offsets), so that the child's log holds only its own
+ * I/O; records, descriptors and streams stay where they are, so I/O on
+ * descriptors the child inherited is still traced. */
+TRC_HIDDEN void trc_records_fork_reset(void);
+
+/* 1 when r is as trc_records_fork_reset left it (no I/O since): such
+ * records are left out of a forked child's log (trc_serialize_all). */
+TRC_HIDDEN int trc_rec_pristine(const struct trc_rec *r);
+
+/* 1 when some record other than the standard streams' (<STDIN>, <STDOUT>,
+ * <STDERR>) is not pristine. */
+TRC_HIDDEN int trc_any_file_io(void);
+extern TRC_HIDDEN int g_forked; /* this process is a forked child */
+
+/* Start a new run in this process (a forked child, or after a failed exec):
+ * records and heatmaps reset, clock origin now, tracing on. */
+TRC_HIDDEN void trc_restart_child(void);
+
+/* 1 when this process traces and has not written its log (and is not a
+ * vfork child sharing our memory: its pid differs). */
+TRC_HIDDEN int trc_active_here(void);
+
 /* Absolute, lexically cleaned form of path, relative ones taken against the
  * directory of dirfd (AT_FDCWD: the working directory). Returns 0, or -1 when
  * it does not fit in out[TRC_PATH_MAX] or the base cannot be found. */
@@ -347,6 +370,9 @@ TRC_HIDDEN void trc_heat_add(int layer, int op, int64_t bytes, double t0,
 
 /* The job starts now: what was booked before goes to the first bin. */
 TRC_HIDDEN void trc_heat_rebase(void);
+
+/* Empty every heatmap (a forked child starts its own). */
+TRC_HIDDEN void trc_heat_reset(void);
 
 /* This process's heatmap of layer. */
 TRC_HIDDEN const struct trc_heat *trc_heat_of(int layer);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Without IOSAGE_LOG the log is <exe>_id<jobid>_<pid>.darshan in
 # IOSAGE_LOGDIR; a job launcher and a disabled tracer write nothing; a
-# forked child does not write a second log.
+# forked child that only sets up a command writes no log of its own.
 #
 #   naming_test.sh TRACER.so WORKDIR
 set -u
