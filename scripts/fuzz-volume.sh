@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# scripts/fuzz-volume.sh SECONDS [TARGET...] - fuzzing at volume (issue 17
+# point 7): each target (default: reader_fast reader config reply report)
+# runs SECONDS seconds under libFuzzer, one after the other; its corpus is
+# then minimized (-merge=1) into the committed one (tests/fuzz/corpus for
+# the two reader targets, tests/fuzz/corpus-<target> for the others), and a
+# row is appended to the table of tests/fuzz/README.md: date, target,
+# executions of this run, running total over every run recorded there,
+# executions a second, crashes. A crash is left in build-fuzz-vol/crashes-
+# <target>/ and the script exits 1: turn it into a named file of
+# tests/fuzz/regressions/ (replayed by ctest fuzz_replay) and fix it.
+#
+# Builds (clang, Release): build-fuzz-vol with AddressSanitizer and UBSan for
+# every target but reader_fast, build-fuzz-fast with AddressSanitizer only
+# for reader_fast (reading one way is all it does; UBSan halves its speed).
+# Inputs are at most 64 KiB; a region may inflate to at most 128 KiB for
+# reader_fast and 1 MiB for reader (IOSAGE_MAX_REGION_BYTES): inflating
+# mutated regions up to the default 16 MiB floor took most of the time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:?usage: scripts/fuzz-volume.sh SECONDS [TARGET...]}
+shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(reader_fast reader config reply report)
+readme=tests/fuzz/README.md
+nice=${FUZZ_NICE:-10}
+
+build() { # DIR SANITIZERS TARGET...
+  local dir=$1 san=$2; shift 2
+  CC=clang cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DIOSAGE_FUZZ=ON -DIOSAGE_FUZZ_SANITIZERS="$san" >/dev/null
+  nice -n "$nice" cmake --build "$dir" -j 2 --target "$@" >/dev/null
+}
+
+status=0
+for t in "${targets[@]}"; do
+  case $t in
+    reader_fast) dir=build-fuzz-fast; san=address; committed=tests/fuzz/corpus; cap=131072 ;;
+    reader) dir=build-fuzz-vol; san=address,undefined; committed=tests/fuzz/corpus; cap=1048576 ;;
+    config|reply|report) dir=build-fuzz-vol; san=address,undefined; committed=tests/fuzz/corpus-$t; cap=1048576 ;;
+    *) echo "fuzz-volume: unknown target $t" >&2; exit 2 ;;
+  esac
+  build "$dir" "$san" "fuzz_$t" fuzz_mkseeds
+  work=$dir/work-$t crashes=$dir/crashes-$t
+  rm -rf "$work" && mkdir -p "$work" "$crashes" "$committed"
+  cp "$committed"/* "$work"/ 2>/dev/null || true
+  extra=()
+  if [ "$t" = reader ] || [ "$t" = reader_fast ]; then
+    extra=(-dict=tests/fuzz/darshan.dict)
+    if [ -d ../shared/darshan-logs ]; then
+      find ../shared/darshan-logs -maxdepth 1 -name '*.darshan' -size -48k -print0 |
+        xargs -0 "$dir"/tests/fuzz_mkseeds "$work" >/dev/null
+    fi
+  fi
+  before=$(ls "$crashes" | wc -l)
+  log=$dir/fuzz-$t.log
+  IOSAGE_MAX_REGION_BYTES=$cap ASAN_OPTIONS=detect_leaks=1 \
+    nice -n "$nice" "$dir/tests/fuzz_$t" -max_total_time="$secs" -max_len=65536 \
+    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "${extra[@]}" \
+    -artifact_prefix="$crashes"/ "$work" >"$log" 2>&1 || true
+  execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
+  rate=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
+  found=$(( $(ls "$crashes" | wc -l) - before ))
+  # minimize: the committed corpus and this run's into a fresh directory
+  merged=$dir/merged-$t
+  rm -rf "$merged" && mkdir -p "$merged"
+  IOSAGE_MAX_REGION_BYTES=$cap "$dir/tests/fuzz_$t" -merge=1 -max_len=65536 \
+    -timeout=10 -rss_limit_mb=2048 "$merged" "$committed" "$work" >"$dir/merge-$t.log" 2>&1 || true
+  if [ "$(ls "$merged" | wc -l)" -gt 0 ]; then
+    rm -f "$committed"/*
+    cp "$merged"/* "$committed"/
+  fi
+  prev=$(awk -F'|' -v t="$t" '$3 ~ "^ *" t " *$" { gsub(/[ ,]/, "", $4); s += $4 } END { print s + 0 }' "$readme")
+  total=$((prev + ${execs:-0}))
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$(date -u +%Y-%m-%d)" "$t" \
+    "$(printf "%'d" "${execs:-0}")" "$(printf "%'d" "$total")" "${rate:-0}" "$found" >>"$readme"
+  echo "fuzz-volume: $t: ${execs:-0} executions (${rate:-0}/s), running total $total, $found crash(es), corpus $(ls "$committed" | wc -l) files"
+  [ "$found" = 0 ] || status=1
+done
+exit $status
