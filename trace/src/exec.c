@@ -144,21 +144,33 @@ static char **collect(const char *arg0, va_list ap, char ***envp)
     return v;
 }
 
+/* The vector form a variadic one calls. */
+enum vector_form { FORM_EXECV, FORM_EXECVP, FORM_EXECVE };
+
+/* Run the vector form on argv (which it frees, keeping errno). */
+static int call_vector(enum vector_form form, const char *path, char **argv,
+                       char **envp)
+{
+    if (!argv) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = form == FORM_EXECVP  ? execvp(path, argv)
+             : form == FORM_EXECVE ? execve(path, argv, envp ? envp : environ)
+                                   : execv(path, argv);
+    int saved = errno;
+    free(argv);
+    errno = saved;
+    return rc;
+}
+
 int execl(const char *path, const char *arg0, ...)
 {
     va_list ap;
     va_start(ap, arg0);
     char **argv = collect(arg0, ap, NULL);
     va_end(ap);
-    if (!argv) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int rc = execv(path, argv);
-    int saved = errno;
-    free(argv);
-    errno = saved;
-    return rc;
+    return call_vector(FORM_EXECV, path, argv, NULL);
 }
 
 int execlp(const char *file, const char *arg0, ...)
@@ -167,15 +179,7 @@ int execlp(const char *file, const char *arg0, ...)
     va_start(ap, arg0);
     char **argv = collect(arg0, ap, NULL);
     va_end(ap);
-    if (!argv) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int rc = execvp(file, argv);
-    int saved = errno;
-    free(argv);
-    errno = saved;
-    return rc;
+    return call_vector(FORM_EXECVP, file, argv, NULL);
 }
 
 int execle(const char *path, const char *arg0, ...)
@@ -185,13 +189,5 @@ int execle(const char *path, const char *arg0, ...)
     va_start(ap, arg0);
     char **argv = collect(arg0, ap, &envp);
     va_end(ap);
-    if (!argv) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int rc = execve(path, argv, envp ? envp : environ);
-    int saved = errno;
-    free(argv);
-    errno = saved;
-    return rc;
+    return call_vector(FORM_EXECVE, path, argv, envp);
 }

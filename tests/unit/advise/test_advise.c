@@ -653,23 +653,33 @@ static void test_held_collective_io(void **state)
     run_free(&r);
 }
 
-/* n POSIX files of one rank each, 64 MiB written in 1 MiB requests, each
- * with a LUSTRE record of `stripes` stripes (none when 0). */
-static iosage_log *fpp_log(int n, int stripes)
+/* An empty log of a 10 s job of nprocs ranks, with /lus on Lustre when
+ * lustre is set. */
+static iosage_log *job_log(int nprocs, int64_t jobid, int lustre)
 {
     iosage_log *log = iosage_log_create();
     assert_non_null(log);
     struct iosage_job job;
     memset(&job, 0, sizeof job);
-    job.nprocs = n;
-    job.jobid = 7;
+    job.nprocs = nprocs;
+    job.jobid = jobid;
     job.start_time_sec = 1700000000;
     job.end_time_sec = 1700000010;
     job.exe = "/bin/app";
     struct iosage_mount mounts[1] = {{"/lus", "lustre"}};
-    job.mounts = mounts;
-    job.n_mounts = 1;
+    if (lustre) {
+        job.mounts = mounts;
+        job.n_mounts = 1;
+    }
     assert_int_equal(iosage_log_set_job(log, &job, NULL), IOSAGE_OK);
+    return log;
+}
+
+/* n POSIX files of one rank each, 64 MiB written in 1 MiB requests, each
+ * with a LUSTRE record of `stripes` stripes (none when 0). */
+static iosage_log *fpp_log(int n, int stripes)
+{
+    iosage_log *log = job_log(n, 7, 1);
     for (int k = 0; k < n; k++) {
         char name[64];
         snprintf(name, sizeof name, "/lus/run/out.%d", k);
@@ -731,16 +741,7 @@ static void test_held_shared_file(void **state)
  * 4 KiB and read back once whole. */
 static iosage_log *small_files_log(int n, int writes)
 {
-    iosage_log *log = iosage_log_create();
-    assert_non_null(log);
-    struct iosage_job job;
-    memset(&job, 0, sizeof job);
-    job.nprocs = n;
-    job.jobid = 8;
-    job.start_time_sec = 1700000000;
-    job.end_time_sec = 1700000010;
-    job.exe = "/bin/app";
-    assert_int_equal(iosage_log_set_job(log, &job, NULL), IOSAGE_OK);
+    iosage_log *log = job_log(n, 8, 0);
     for (int k = 0; k < n; k++) {
         char name[64];
         snprintf(name, sizeof name, "/scratch/run/f.%d", k);
