@@ -170,11 +170,21 @@ for r in rows:
 imb = rows[1]
 # parallelism_efficiency comes only from the imbalance kernel: without it
 # no model can report it; the rules score what `iosage rules` says
-assert imb["models"]["micro_f1"] == 0 and imb["random_forest"]["micro_f1"] == 0, imb
+assert imb["models"]["micro_f1"] in (0, None) and imb["random_forest"]["micro_f1"] in (0, None), imb
+# Training and evaluation read a run's configuration label without a
+# pattern the run cannot show (under the healthy gate, or under every floor
+# of the pattern: src/model/dataset.c), and on these 0.1 s runs timing
+# decides that; so of the D imbalance runs `iosage rules` flags, between
+# D - (n - support) and min(D, support) are among the labeled ones.
 pe = [json.loads(l)["patterns"][2] for l in open(sys.argv[3])]
 assert all(p["id"] == "parallelism_efficiency" for p in pe)
-want = sum(p["detected"] for p in pe) / len(pe)
-assert imb["rules"]["per_pattern"]["parallelism_efficiency"]["recall"] == want, (imb, want)
+n, flagged = len(pe), sum(p["detected"] for p in pe)
+got = imb["rules"]["per_pattern"]["parallelism_efficiency"]
+support = got["support"]
+assert 0 <= support <= n, (imb, n)
+hits = round((got["recall"] or 0) * support)
+assert abs((got["recall"] or 0) * support - hits) < 1e-3, got
+assert max(0, flagged - (n - support)) <= hits <= min(flagged, support), (got, n, flagged)
 PY
 "$iosage" eval "$tmp/b0" "$tmp/ds" --split all --compare --errors -q >"$tmp/err.txt"
 check "eval --errors" $? 0
@@ -203,7 +213,9 @@ for line in lines[:-1]:
     assert set(d["healthy"]) == {"score", "detected"}
     assert len(d["patterns"]) == 7
     for pid, p in d["patterns"].items():
-        assert {"score", "detected"} <= set(p) <= {"score", "detected", "shap"}
+        # "floor": the model's report taken back under the pattern's floor
+        # (src/model/detect.c rule 4; on these short runs timing decides it)
+        assert {"score", "detected"} <= set(p) <= {"score", "detected", "shap", "floor"}, p
         assert ("shap" in p) == p["detected"], (pid, p)
         for s in p.get("shap", []):
             assert set(s) == {"feature", "value", "contribution"}
