@@ -184,6 +184,10 @@ struct iosage_validate_options {
     int runs;                /* pairs, 1..IOSAGE_VALIDATE_MAX_RUNS */
     int warmup;              /* untimed rounds before the pairs */
     int all_changes;         /* measure every proposed change, not the top */
+    int listed;              /* measure every change the scenario lists,
+                                in its order: no traced baseline, no
+                                analyzer, no traced recheck (the savings
+                                campaign, iosage/savings.h) */
     int timeout_s;           /* per run */
     /* One line per event (no newline), or NULL for silence. */
     void (*progress)(void *ctx, const char *line);

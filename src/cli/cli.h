@@ -134,6 +134,7 @@ int cmd_detect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_savings(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_label(int argc, char **argv);
 int cmd_rules(int argc, char **argv);

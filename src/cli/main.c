@@ -25,6 +25,7 @@ static const struct command commands[] = {
     {"eval", cmd_eval, "score a model bundle on a dataset split (F1, Hamming loss)"},
     {"gen", cmd_gen, "run a benchmark sweep under the tracer: labeled logs"},
     {"pfs", cmd_pfs, "striping on the emulated parallel file system (docs/pfs.md)"},
+    {"savings", cmd_savings, "measure what each change saves on a dataset's runs"},
     {"train", cmd_train, "train the gate and pattern models: a model bundle"},
     {"label", cmd_label, "apply the LABELING.md criteria: one TSV line per log"},
     {"rules", cmd_rules, "the Drishti-like threshold baseline: one JSON line per log"},

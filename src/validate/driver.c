@@ -139,13 +139,31 @@ static enum iosage_validate_verdict decide(
     return IOSAGE_VALIDATE_V_MEASURED;
 }
 
+/* o->listed: every change of the scenario stands as a proposal, in the
+ * scenario's order. */
+static void propose_listed(const struct iosage_validate_scenario *s,
+                           struct iosage_validate_advice *a)
+{
+    memset(a, 0, sizeof *a);
+    snprintf(a->source, sizeof a->source, "listed");
+    for (size_t i = 0; i < s->n_changes; i++) {
+        struct iosage_validate_proposal *p = &a->changes[a->n++];
+        p->rank = (int)i + 1;
+        snprintf(p->pattern, sizeof p->pattern, "%s", s->changes[i].pattern);
+        snprintf(p->change_id, sizeof p->change_id, "%s",
+                 s->changes[i].change_id);
+    }
+}
+
 /* One result per proposal to look at (the top one, or all), with arrays
  * for the measured ones. */
 static iosage_status plan(const struct iosage_validate_scenario *s,
                           const struct iosage_validate_options *o,
                           struct iosage_validate_result *r, iosage_error *err)
 {
-    size_t n = r->advice.n == 0 ? 0 : o->all_changes ? r->advice.n : 1;
+    size_t n = r->advice.n == 0                      ? 0
+               : o->all_changes || o->listed ? r->advice.n
+                                                     : 1;
     r->results = n ? calloc(n, sizeof *r->results) : NULL;
     if (n && !r->results)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1, "out of memory");
@@ -293,6 +311,17 @@ iosage_status iosage_validate_run(const struct iosage_validate_scenario *s,
         !o->bench_dir || !o->tracer || !o->analyzer || !o->work_dir)
         return ios_fail(err, IOSAGE_E_USAGE, NULL, NULL, -1,
                         "validate: incomplete options");
+    if (o->listed) {
+        propose_listed(s, &r->advice);
+        r->verdict = r->advice.n ? IOSAGE_VALIDATE_V_MEASURED
+                                 : IOSAGE_VALIDATE_V_NOTHING_PROPOSED;
+        iosage_status st = plan(s, o, r, err);
+        if (st == IOSAGE_OK && any_measured(r))
+            st = measure(s, o, r, err);
+        if (st != IOSAGE_OK)
+            iosage_validate_result_free(r);
+        return st;
+    }
     char log[4200], out[4200];
     work_path(o, "baseline.darshan", log, sizeof log);
     work_path(o, "baseline.out", out, sizeof out);

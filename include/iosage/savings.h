@@ -1,0 +1,108 @@
+/*
+ * iosage/savings.h - what each change saves (issue 16, docs/savings.md).
+ *
+ * Two files of a dataset directory hold the measured savings:
+ *
+ *   the changes file   (bench/sweeps/hpc.changes) for each configuration of a
+ *                      sweep with a pattern, the kernel flags of the
+ *                      configuration with one change applied:
+ *                        CONFIG_ID PATTERN CHANGE_ID [kernel=KERNEL] FLAGS...
+ *                      '#' starts a comment line;
+ *   the savings table  (DATASET/savings.tsv) one row per measured change of
+ *                      one run of the dataset: the baseline and the changed
+ *                      configuration run in alternating pairs on the run's
+ *                      own (drawn) file system, medians and the pair-ratio
+ *                      interval of the I/O time (the kernel's timed phases)
+ *                      and of the run time (wall time of the whole mpirun).
+ *
+ * saving = 1 - t_changed / t_baseline, from the median pair ratio r
+ * (t_baseline / t_changed): 1 - 1/r. A change "pays" when it saves at least
+ * IOSAGE_SAVINGS_PAYS of the I/O time and the ratio interval lies above 1
+ * (iosage/validate.h: the interval of the median pair ratio).
+ *
+ * Ownership: the load functions fill structures whose arrays the caller
+ * releases with the matching _free (which accepts zeroed structures).
+ */
+#ifndef IOSAGE_SAVINGS_H
+#define IOSAGE_SAVINGS_H
+
+#include <stddef.h>
+
+#include "iosage/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IOSAGE_SAVINGS_PAYS 0.10  /* least saving of I/O time that pays */
+
+/* --- The changes file ---------------------------------------------------- */
+
+struct iosage_savings_change {
+    char config[96];      /* CONFIG_ID */
+    char pattern[48];
+    char change_id[48];
+    char kernel[64];      /* kernel=KERNEL, or "" for the configuration's */
+    char flags[1024];     /* the changed configuration's flags, as written */
+    int lineno;
+};
+
+struct iosage_savings_changes {
+    size_t n;
+    struct iosage_savings_change *v; /* owned */
+};
+
+/* Read a changes file. Every (pattern, change_id) must be a change id of
+ * docs/report.md; errors name "path:line: what is wrong". */
+IOSAGE_API iosage_status iosage_savings_changes_load(
+    const char *path, struct iosage_savings_changes *out, iosage_error *err);
+
+IOSAGE_API void iosage_savings_changes_free(struct iosage_savings_changes *c);
+
+/* --- The savings table --------------------------------------------------- */
+
+struct iosage_savings_row {
+    char run_id[128];     /* the dataset run whose system and seed were used */
+    char config[96];
+    char pattern[48];
+    char change_id[48];
+    char system[16];      /* "native" or "emulated" */
+    int pairs;
+    double io_base_s, io_changed_s;   /* medians, kernel seconds */
+    double io_saving;                 /* 1 - 1/(median pair ratio) */
+    double io_lo, io_hi;              /* the pair-ratio interval */
+    double wall_base_s, wall_changed_s;
+    double wall_saving;
+    int pays;                         /* io_saving >= PAYS and io_lo > 1 */
+};
+
+struct iosage_savings_table {
+    size_t n;
+    struct iosage_savings_row *rows; /* owned */
+};
+
+/* Read DATASET/savings.tsv (path). A file that does not exist is an empty
+ * table; a row that does not parse is IOSAGE_E_CORRUPT naming its line. */
+IOSAGE_API iosage_status iosage_savings_table_load(
+    const char *path, struct iosage_savings_table *out, iosage_error *err);
+
+IOSAGE_API void iosage_savings_table_free(struct iosage_savings_table *t);
+
+/* Append rows to path (the header first when the file is new or empty),
+ * flushed and synced before returning: a campaign stopped at any point
+ * keeps every configuration it finished. */
+IOSAGE_API iosage_status iosage_savings_table_append(
+    const char *path, const struct iosage_savings_row *rows, size_t n,
+    iosage_error *err);
+
+/* 1 when the table has a row of config. */
+IOSAGE_API int iosage_savings_table_has(const struct iosage_savings_table *t,
+                                        const char *config);
+
+/* The saving of a median pair ratio r: 1 - 1/r (NaN for r <= 0). */
+IOSAGE_API double iosage_savings_of_ratio(double r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,528 @@
+/*
+ * src/cli/cmd_savings.c - `iosage savings SWEEP CHANGES DATASET`: measure
+ * what each change saves on the runs of a generated dataset (issue 16,
+ * docs/savings.md).
+ *
+ * For every configuration of SWEEP that CHANGES has lines for, in sweep
+ * order: the configuration's first ok run of DATASET/manifest.tsv gives
+ * the file system (its drawn profile, logs/<run>.pfs, or native) and the
+ * seed; the baseline and every changed configuration run alternately
+ * (A B C A B C ..., iosage/validate.h with `listed`) on that system with
+ * that seed, and one row per change goes to DATASET/savings.tsv as soon as
+ * the configuration is done. Configurations the table already has are
+ * skipped, so a stopped campaign resumes; --shard K/N takes every N-th
+ * configuration, so that N campaigns can share the work.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gen/gen.h"
+#include "iosage/savings.h"
+#include "iosage/validate.h"
+
+struct savings_args {
+    const char *sweep, *changes, *dataset;
+    const char *only;        /* --only ID,ID,..., or NULL */
+    int shard_k, shard_n;    /* --shard K/N (1-based), or 1/1 */
+    struct iosage_validate_options o;
+    int quiet;
+};
+
+static void savings_help(void)
+{
+    fputs(
+        "Usage: iosage savings [OPTIONS] SWEEP CHANGES DATASET\n"
+        "\n"
+        "Measure what each change saves. For every configuration of SWEEP\n"
+        "with lines in CHANGES (bench/sweeps/hpc.changes), on the file system\n"
+        "and with the seed of its first run in DATASET (made by `iosage gen`):\n"
+        "the baseline and each changed configuration run alternately, and\n"
+        "one row per change is appended to DATASET/savings.tsv: medians of\n"
+        "the I/O time (the kernel's timed phases) and of the run time (wall\n"
+        "time of mpirun), saving = 1 - 1/(median pair ratio), the ratio's\n"
+        "interval, and 'pays' (saves >= 10% of the I/O time, interval above\n"
+        "1). Configurations already in the table are skipped (resume).\n"
+        "\n"
+        "  --runs N           pairs (default 5)\n"
+        "  --warmup N         untimed rounds first (default 0)\n"
+        "  --only ID,...      these configurations only\n"
+        "  --shard K/N        every N-th configuration from the K-th (1-based):\n"
+        "                     N campaigns share the work\n"
+        "  --timeout SECONDS  per run (default 300)\n"
+        "  --bench-dir DIR    the kernels (default: bench/ beside iosage)\n"
+        "  -q, --quiet        no progress lines on stderr\n"
+        "  -h, --help         show this help\n"
+        "\n"
+        "Exit status: 0 every configuration measured, 2 usage error, 3 an\n"
+        "input could not be read, 4 some configuration failed (the others\n"
+        "are in the table; run again to retry it).\n",
+        stdout);
+}
+
+enum { OPT_VALUE = 1, OPT_QUIET };
+
+static const struct cli_option savings_options[] = {
+    {"--runs", NULL, 1, OPT_VALUE},      {"--warmup", NULL, 1, OPT_VALUE},
+    {"--only", NULL, 1, OPT_VALUE},      {"--shard", NULL, 1, OPT_VALUE},
+    {"--timeout", NULL, 1, OPT_VALUE},   {"--bench-dir", NULL, 1, OPT_VALUE},
+    {"--quiet", "-q", 0, OPT_QUIET},
+    {0}};
+
+static long int_arg(const char *s, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return errno || end == s || *end || v < min || v > max ? -1 : v;
+}
+
+static int take_value(struct savings_args *a, const char *opt, const char *val)
+{
+    long v = 0;
+    if (strcmp(opt, "--runs") == 0) {
+        v = int_arg(val, 1, IOSAGE_VALIDATE_MAX_RUNS);
+        a->o.runs = (int)v;
+    } else if (strcmp(opt, "--warmup") == 0) {
+        v = int_arg(val, 0, 100);
+        a->o.warmup = (int)v;
+    } else if (strcmp(opt, "--timeout") == 0) {
+        v = int_arg(val, 1, 86400);
+        a->o.timeout_s = (int)v;
+    } else if (strcmp(opt, "--only") == 0) {
+        a->only = val;
+    } else if (strcmp(opt, "--bench-dir") == 0) {
+        a->o.bench_dir = val;
+    } else { /* --shard K/N */
+        int k, n, used = 0;
+        if (sscanf(val, "%d/%d%n", &k, &n, &used) != 2 || val[used] ||
+            n < 1 || k < 1 || k > n)
+            return cli_usage_error("savings", "savings: --shard takes K/N "
+                                   "with 1 <= K <= N, got '%s'", val);
+        a->shard_k = k;
+        a->shard_n = n;
+    }
+    if (v < 0)
+        return cli_usage_error("savings", "savings: %s: bad number '%s'",
+                               opt, val);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct savings_args *a, int *done)
+{
+    *done = 0;
+    a->o.runs = 5;
+    a->o.timeout_s = 300;
+    a->o.listed = 1;
+    a->shard_k = a->shard_n = 1;
+    const char *ops[3];
+    int n_ops = 0;
+    struct cli_args it =
+        cli_args("savings", argc, argv, savings_options, savings_help);
+    int id;
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id == OPT_QUIET)
+            a->quiet = 1;
+        else if (id == OPT_VALUE && take_value(a, it.name, it.value) != 0)
+            return CLI_USAGE;
+        else if (id == CLI_ARG_OPERAND) {
+            if (n_ops == 3)
+                return cli_usage_error("savings", "savings: more than "
+                                       "SWEEP CHANGES DATASET given");
+            ops[n_ops++] = it.value;
+        }
+    }
+    if (n_ops != 3)
+        return cli_usage_error("savings", "savings: needs SWEEP CHANGES "
+                               "DATASET");
+    a->sweep = ops[0];
+    a->changes = ops[1];
+    a->dataset = ops[2];
+    return CLI_OK;
+}
+
+/* --- The dataset's runs -------------------------------------------------- */
+
+/* The first ok run of each configuration, from manifest.tsv. */
+struct first_run {
+    char config[96];
+    char run_id[128];
+    long seed;
+    int native;
+};
+
+struct first_runs {
+    size_t n;
+    struct first_run *v;
+};
+
+static const struct first_run *first_run_of(const struct first_runs *f,
+                                            const char *config)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].config, config) == 0)
+            return &f->v[i];
+    return NULL;
+}
+
+/* Column index of name in the header cols, or -1. */
+static int column(char **cols, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(cols[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static int split_tabs(char *line, char **cols, int max)
+{
+    int n = 0;
+    while (n < max) {
+        cols[n++] = line;
+        char *tab = strchr(line, '\t');
+        if (!tab)
+            break;
+        *tab = '\0';
+        line = tab + 1;
+    }
+    return n;
+}
+
+static int read_first_runs(const char *dataset, struct first_runs *out)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/manifest.tsv", dataset);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "iosage: savings: %s: cannot open: %s\n", path,
+                strerror(errno));
+        return CLI_BADINPUT;
+    }
+    static char line[1 << 16];
+    char *cols[32];
+    int ci[6] = {-1, -1, -1, -1, -1, -1}, rc = CLI_OK;
+    static const char *const names[6] = {"run_id", "config_id", "seed",
+                                         "status", "system", "labels"};
+    size_t cap = 0;
+    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+        line[strcspn(line, "\r\n")] = '\0';
+        int n = split_tabs(line, cols, 32);
+        if (lineno == 1) {
+            for (int i = 0; i < 6; i++)
+                ci[i] = column(cols, n, names[i]);
+            if (ci[0] < 0 || ci[1] < 0 || ci[2] < 0 || ci[3] < 0 ||
+                ci[4] < 0) {
+                fprintf(stderr, "iosage: savings: %s: not a manifest of "
+                        "`iosage gen` (run_id, config_id, seed, status, "
+                        "system)\n", path);
+                rc = CLI_BADINPUT;
+                break;
+            }
+            continue;
+        }
+        int need = ci[0] > ci[1] ? ci[0] : ci[1];
+        for (int i = 2; i < 5; i++)
+            need = ci[i] > need ? ci[i] : need;
+        if (n <= need || strcmp(cols[ci[3]], "ok") != 0 ||
+            first_run_of(out, cols[ci[1]]))
+            continue;
+        if (out->n == cap) {
+            cap = cap ? 2 * cap : 256;
+            void *v = realloc(out->v, cap * sizeof *out->v);
+            if (!v) {
+                rc = CLI_INTERNAL;
+                break;
+            }
+            out->v = v;
+        }
+        struct first_run *r = &out->v[out->n++];
+        snprintf(r->config, sizeof r->config, "%s", cols[ci[1]]);
+        snprintf(r->run_id, sizeof r->run_id, "%s", cols[ci[0]]);
+        r->seed = strtol(cols[ci[2]], NULL, 10);
+        r->native = strcmp(cols[ci[4]], "native") == 0;
+    }
+    fclose(f);
+    return rc;
+}
+
+/* --- One configuration --------------------------------------------------- */
+
+/* The scenario text of configuration c with its change lines, every run
+ * with the run's seed. */
+static int scenario_text(const struct gen_config *c, long seed,
+                         const struct iosage_savings_changes *ch, char *buf,
+                         size_t size)
+{
+    size_t used = 0;
+    int n = snprintf(buf, size, "name %s\nkernel %s\nranks %d\npatterns %s\n"
+                     "baseline", c->id, c->kernel, c->ranks, c->labels);
+    used = n > 0 ? (size_t)n : size;
+    for (int i = 0; i < c->n_flags && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, " %s", c->flags[i]);
+    if (used < size)
+        used += (size_t)snprintf(buf + used, size - used, " --seed %ld\n",
+                                 seed);
+    for (size_t i = 0; i < ch->n && used < size; i++) {
+        const struct iosage_savings_change *x = &ch->v[i];
+        if (strcmp(x->config, c->id) != 0)
+            continue;
+        used += (size_t)snprintf(buf + used, size - used,
+                                 "change %s %s%s%s %s --seed %ld\n",
+                                 x->pattern, x->change_id,
+                                 x->kernel[0] ? " kernel=" : "", x->kernel,
+                                 x->flags, seed);
+    }
+    return used < size ? 0 : -1;
+}
+
+static void progress_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "savings: %s\n", line);
+}
+
+/* Remove the files of the work directory, then the directory. */
+static void remove_dir(const char *dir)
+{
+    static const char *const names[] = {"run.out", "baseline.out", NULL};
+    char path[PATH_MAX + 32];
+    for (int i = 0; names[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* The rows of one measured configuration into rows (at most max). */
+static size_t rows_of(const struct iosage_validate_result *r,
+                      const struct gen_config *c, const struct first_run *fr,
+                      struct iosage_savings_row *rows, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_results && n < max; i++) {
+        const struct iosage_validate_change_result *x = &r->results[i];
+        if (x->outcome != IOSAGE_VALIDATE_MEASURED)
+            continue;
+        struct iosage_savings_row *w = &rows[n++];
+        memset(w, 0, sizeof *w);
+        snprintf(w->run_id, sizeof w->run_id, "%s", fr->run_id);
+        snprintf(w->config, sizeof w->config, "%s", c->id);
+        snprintf(w->pattern, sizeof w->pattern, "%s", x->proposal.pattern);
+        snprintf(w->change_id, sizeof w->change_id, "%s",
+                 x->proposal.change_id);
+        snprintf(w->system, sizeof w->system, "%s",
+                 fr->native ? "native" : "emulated");
+        w->pairs = (int)x->runs;
+        w->io_base_s = x->kernel.median_without;
+        w->io_changed_s = x->kernel.median_with;
+        w->io_saving = iosage_savings_of_ratio(x->kernel.stats.median);
+        w->io_lo = x->kernel.stats.lo;
+        w->io_hi = x->kernel.stats.hi;
+        w->wall_base_s = x->wall.median_without;
+        w->wall_changed_s = x->wall.median_with;
+        w->wall_saving = iosage_savings_of_ratio(x->wall.stats.median);
+        w->pays = w->io_saving >= IOSAGE_SAVINGS_PAYS && w->io_lo > 1.0;
+    }
+    return n;
+}
+
+/* Measure configuration c; append its rows. 0 ok, -1 failed (said). */
+static int measure_config(const struct savings_args *a,
+                          const struct gen_config *c,
+                          const struct first_run *fr,
+                          const struct iosage_savings_changes *ch,
+                          const char *pfs_lib, const char *table)
+{
+    static char text[64 << 10];
+    if (scenario_text(c, fr->seed, ch, text, sizeof text) != 0) {
+        fprintf(stderr, "iosage: savings: %s: scenario too long\n", c->id);
+        return -1;
+    }
+    iosage_error err;
+    struct iosage_validate_scenario *s = NULL;
+    if (iosage_validate_scenario_parse(text, a->changes, &s, &err) !=
+        IOSAGE_OK) {
+        cli_print_error(&err);
+        return -1;
+    }
+    struct iosage_validate_options o = a->o;
+    char profile[PATH_MAX], rel[PATH_MAX], dir[PATH_MAX];
+    o.preload = NULL;
+    if (!fr->native) {
+        snprintf(rel, sizeof rel, "%s/logs/%s.pfs", a->dataset, fr->run_id);
+        if (!realpath(rel, profile)) {
+            fprintf(stderr, "iosage: savings: %s: %s\n", rel,
+                    strerror(errno));
+            iosage_validate_scenario_free(s);
+            return -1;
+        }
+        setenv("OMPI_IOSAGE_PFS_PROFILE", profile, 1);
+        o.preload = pfs_lib;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/iosage-savings-XXXXXX",
+             tmp && tmp[0] ? tmp : "/tmp");
+    int rc = -1;
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "iosage: savings: cannot make %s: %s\n", dir,
+                strerror(errno));
+    } else {
+        o.work_dir = dir;
+        struct iosage_validate_result r;
+        if (iosage_validate_run(s, &o, &r, &err) != IOSAGE_OK) {
+            char line[800];
+            iosage_error_line(&err, line, sizeof line);
+            fprintf(stderr, "iosage: savings: %s: %s (kept %s)\n", c->id,
+                    line, dir);
+        } else {
+            struct iosage_savings_row rows[IOSAGE_VALIDATE_MAX_CHANGES];
+            size_t n = rows_of(&r, c, fr, rows, IOSAGE_VALIDATE_MAX_CHANGES);
+            if (iosage_savings_table_append(table, rows, n, &err) ==
+                IOSAGE_OK) {
+                rc = 0;
+                for (size_t i = 0; i < n && !a->quiet; i++)
+                    fprintf(stderr, "savings: %s %s: I/O %.1f%% (ratio "
+                            "%.2f-%.2f), run %.1f%%%s\n", c->id,
+                            rows[i].change_id, 100 * rows[i].io_saving,
+                            rows[i].io_lo, rows[i].io_hi,
+                            100 * rows[i].wall_saving,
+                            rows[i].pays ? ", pays" : "");
+            } else {
+                cli_print_error(&err);
+            }
+            iosage_validate_result_free(&r);
+            remove_dir(dir);
+        }
+    }
+    iosage_validate_scenario_free(s);
+    return rc;
+}
+
+/* 1 when id is in the comma list (or there is no list). */
+static int in_list(const char *list, const char *id)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(id);
+    for (const char *p = list; *p;) {
+        size_t w = strcspn(p, ",");
+        if (w == n && strncmp(p, id, n) == 0)
+            return 1;
+        p += w + (p[w] == ',');
+    }
+    return 0;
+}
+
+static int has_changes(const struct iosage_savings_changes *ch,
+                       const char *config)
+{
+    for (size_t i = 0; i < ch->n; i++)
+        if (strcmp(ch->v[i].config, config) == 0)
+            return 1;
+    return 0;
+}
+
+/* Where the kernels and the emulator are; sets up the emulated mount. */
+static int find_tools(struct savings_args *a, const struct first_runs *fr,
+                      char *pfs_lib, size_t libsize, char *mount,
+                      size_t mountsize)
+{
+    static char exe[PATH_MAX], bench[PATH_MAX + 16];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        fputs("iosage: savings: cannot find the iosage binary\n", stderr);
+        return CLI_INTERNAL;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(bench, sizeof bench, "%s/bench", exe);
+    if (!a->o.bench_dir)
+        a->o.bench_dir = bench;
+    a->o.tracer = "none"; /* listed runs are not traced */
+    a->o.analyzer = "none";
+    /* the emulator, set up once with the first emulated run's profile */
+    for (size_t i = 0; i < fr->n; i++) {
+        if (fr->v[i].native)
+            continue;
+        char rel[PATH_MAX + 160];
+        snprintf(rel, sizeof rel, "%s/logs/%s.pfs", a->dataset,
+                 fr->v[i].run_id);
+        return cli_pfs_setup("savings", rel, pfs_lib, libsize, mount,
+                             mountsize);
+    }
+    return CLI_OK;
+}
+
+int cmd_savings(int argc, char **argv)
+{
+    struct savings_args a;
+    memset(&a, 0, sizeof a);
+    int done, rc = parse_args(argc, argv, &a, &done);
+    if (rc != CLI_OK || done)
+        return rc;
+    iosage_error err;
+    struct gen_sweep *sweep = NULL;
+    struct iosage_savings_changes ch = {0};
+    struct iosage_savings_table table = {0};
+    struct first_runs fr = {0};
+    static char table_path[PATH_MAX], pfs_lib[PATH_MAX], mount[PATH_MAX];
+    snprintf(table_path, sizeof table_path, "%s/savings.tsv", a.dataset);
+    if (gen_sweep_load(a.sweep, &sweep, &err) != IOSAGE_OK ||
+        iosage_savings_changes_load(a.changes, &ch, &err) != IOSAGE_OK ||
+        iosage_savings_table_load(table_path, &table, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        rc = CLI_BADINPUT;
+    }
+    if (rc == CLI_OK)
+        rc = read_first_runs(a.dataset, &fr);
+    if (rc == CLI_OK)
+        rc = find_tools(&a, &fr, pfs_lib, sizeof pfs_lib, mount, sizeof mount);
+    if (rc == CLI_OK && !a.quiet)
+        a.o.progress = progress_line;
+    int failed = 0, measured = 0, skipped = 0, k = 0;
+    for (size_t i = 0; rc == CLI_OK && i < sweep->n; i++) {
+        const struct gen_config *c = &sweep->configs[i];
+        if (!has_changes(&ch, c->id) || !in_list(a.only, c->id))
+            continue;
+        if (k++ % a.shard_n != a.shard_k - 1)
+            continue;
+        if (iosage_savings_table_has(&table, c->id)) {
+            skipped++;
+            continue;
+        }
+        const struct first_run *run = first_run_of(&fr, c->id);
+        if (!run) {
+            fprintf(stderr, "iosage: savings: %s: no ok run in %s\n", c->id,
+                    a.dataset);
+            failed++;
+            continue;
+        }
+        if (measure_config(&a, c, run, &ch, pfs_lib, table_path) == 0)
+            measured++;
+        else
+            failed++;
+    }
+    if (rc == CLI_OK && !a.quiet)
+        fprintf(stderr, "savings: %d configuration(s) measured, %d already "
+                "in %s, %d failed\n", measured, skipped, table_path, failed);
+    if (rc == CLI_OK && failed)
+        rc = CLI_INTERNAL;
+    if (mount[0])
+        cli_pfs_cleanup(mount);
+    free(fr.v);
+    iosage_savings_table_free(&table);
+    iosage_savings_changes_free(&ch);
+    gen_sweep_free(sweep);
+    return rc;
+}
