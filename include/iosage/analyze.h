@@ -47,6 +47,9 @@ struct iosage_analyze_options {
     size_t n_configs;
     int want_prompt;           /* keep the prompt text in ->prompt */
     const char *llm;           /* "provider:model" (iosage/llm.h) or NULL */
+    /* the expected saving of each change and the ranking by it
+     * (iosage/savings.h), or NULL: the hand-written order */
+    const struct iosage_savings_model *savings;
 };
 
 typedef struct iosage_analysis {

@@ -112,6 +112,11 @@ struct iosage_batch_row {
     int detected[IOSAGE_MAX_PATTERNS];
     int top_pattern;        /* highest-scoring detected pattern, or -1 */
     char *evidence;         /* its first evidence line, or NULL */
+    char best_change[48];   /* the change of a detected pattern with the
+                               largest predicted saving (docs/savings.md),
+                               or "" */
+    double best_saving;     /* its share of the I/O time, NaN without */
+    double best_saving_s;   /* the same in seconds of the slowest rank */
 };
 
 /* Seconds spent per stage, summed (iosage batch --profile). */

@@ -333,6 +333,12 @@ IOSAGE_API iosage_status iosage_model_load_mem(
 
 IOSAGE_API void iosage_model_free(iosage_model *m);
 
+/* The bundle's savings models (savings.json beside the classifiers,
+ * iosage/savings.h), or NULL when it has none. Owned by m. */
+struct iosage_savings_model;
+IOSAGE_API const struct iosage_savings_model *iosage_model_savings(
+    const iosage_model *m);
+
 /* XGBoost threads used by detection and explanation (0: all cores). A
  * loaded bundle uses 1: one log is one row, and many logs are better
  * spread over threads of the caller. */

@@ -102,6 +102,75 @@ IOSAGE_API int iosage_savings_table_has(const struct iosage_savings_table *t,
 /* The saving of a median pair ratio r: 1 - 1/r (NaN for r <= 0). */
 IOSAGE_API double iosage_savings_of_ratio(double r);
 
+/* --- Predicted savings (src/model/savings_model.c) ----------------------- */
+
+#define IOSAGE_SAVINGS_MAX_CHANGES 16
+
+struct iosage_model_file; /* iosage/model.h */
+
+/* One XGBoost regression per change id, from a log's features
+ * (iosage/features.h) to the share of its I/O time the change saves. */
+typedef struct iosage_savings_model iosage_savings_model;
+
+struct iosage_savings_prediction {
+    double saving;       /* share of the job's I/O time, -1..1 */
+    double lo, hi;       /* typical range: the 10th and 90th percentile of
+                            the cross-validation residuals added */
+    int measured_rows;   /* measured runs the model learned from */
+};
+
+/* Train on DATASET dir: its manifest's runs (features) and savings.tsv.
+ * A change with fewer than 5 measured rows gets no model. */
+IOSAGE_API iosage_status iosage_savings_train(const char *dir,
+                                              iosage_savings_model **out,
+                                              iosage_error *err);
+
+/* savings.json and savings-<change_id>.json into a bundle directory. */
+IOSAGE_API iosage_status iosage_savings_model_save(
+    const iosage_savings_model *m, const char *dir, iosage_error *err);
+
+/* From a bundle directory, or from files in memory (the embedded bundle).
+ * A bundle without savings.json gives *out = NULL and IOSAGE_OK: the
+ * savings are then not predicted. */
+IOSAGE_API iosage_status iosage_savings_model_load(const char *dir,
+                                                   iosage_savings_model **out,
+                                                   iosage_error *err);
+IOSAGE_API iosage_status iosage_savings_model_load_mem(
+    const struct iosage_model_file *files, size_t n, const char *label,
+    iosage_savings_model **out, iosage_error *err);
+
+IOSAGE_API void iosage_savings_model_free(iosage_savings_model *m);
+
+/* The predicted saving of change_id on features x; 0, or -1 when m has no
+ * model for change_id (m may be NULL). */
+IOSAGE_API int iosage_savings_predict(const iosage_savings_model *m,
+                                      const char *change_id, const float *x,
+                                      struct iosage_savings_prediction *out);
+
+/* Cross-validated figures on configurations left out of training: by
+ * configuration (5 folds by a hash of the configuration id) or, with
+ * by_kernel, leaving out one kernel family at a time. */
+struct iosage_savings_eval_change {
+    char pattern[48], change_id[48];
+    int runs;               /* measured rows */
+    double spearman;        /* predicted vs measured saving */
+    double mae_pp;          /* median absolute error, percentage points */
+    int measured_pays, predicted_pays, both_pay; /* saving >= 10% */
+};
+
+struct iosage_savings_eval {
+    int n_changes;
+    struct iosage_savings_eval_change changes[IOSAGE_SAVINGS_MAX_CHANGES];
+    int pattern_runs, top_right;      /* runs with a measured change: the
+                                         top predicted is the top measured */
+    int multi_runs, multi_top_right;  /* the same, runs with 2+ changes */
+    int healthy_runs, healthy_under;  /* every predicted saving < 5% */
+};
+
+IOSAGE_API iosage_status iosage_savings_evaluate(
+    const char *dir, int by_kernel, struct iosage_savings_eval *out,
+    iosage_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,6 +127,8 @@ iosage_status iosage_analyze(const char *path,
         st = document(a, path, o, err);
     if (st == IOSAGE_OK && o->stage == IOSAGE_ANALYZE_DOCUMENT)
         st = advice(a, o, err);
+    if (st == IOSAGE_OK && o->stage == IOSAGE_ANALYZE_DOCUMENT)
+        st = ios_analyze_savings(a, o->savings, err);
     if (st != IOSAGE_OK) {
         iosage_analysis_free(a);
         return st;

@@ -5,11 +5,13 @@
  *               document, prompt
  *   llm_step.c  asking an LLM for the changes; a failure is recorded by the
  *               advise layer (iosage_advise_set_fallback)
+ *   savings_step.c  the expected saving of each change, and the ranking by it
  */
 #ifndef IOS_ANALYZE_INTERNAL_H
 #define IOS_ANALYZE_INTERNAL_H
 
 #include "iosage/analyze.h"
+#include "iosage/savings.h"
 
 /* Ask the LLM named by spec ("provider:model") for the changes of a->doc and
  * put them in when they validate; otherwise record the fallback in the
@@ -17,5 +19,12 @@
  * not even the fallback could be recorded. */
 iosage_status ios_analyze_llm(iosage_analysis *a, const char *spec,
                               iosage_error *err);
+
+/* Put the savings model's expected saving into every change of a->doc
+ * that m has a model for and rank the changes by it (m may be NULL:
+ * nothing happens). */
+iosage_status ios_analyze_savings(iosage_analysis *a,
+                                  const iosage_savings_model *m,
+                                  iosage_error *err);
 
 #endif

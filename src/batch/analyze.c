@@ -7,12 +7,14 @@
  * `iosage batch --profile` can say where the time goes. SHAP is not
  * computed: a batch wants verdicts, not explanations.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ios_common.h"
 #include "iosage/batch.h"
+#include "iosage/savings.h"
 #include "iosage/darshan.h"
 #include "iosage/features.h"
 
@@ -33,6 +35,7 @@ void iosage_batch_row_clear(struct iosage_batch_row *row)
     free(row->evidence);
     memset(row, 0, sizeof *row);
     row->top_pattern = -1;
+    row->best_saving = row->best_saving_s = NAN;
 }
 
 iosage_status iosage_batch_row_error(struct iosage_batch_row *row,
@@ -217,13 +220,42 @@ static iosage_status prepare(const char *path, size_t index,
     return IOSAGE_OK;
 }
 
+/* The change with the largest predicted saving among the changes of the
+ * detected patterns (docs/savings.md), into row; none without a savings
+ * model or a detected pattern. */
+static void fill_best_change(struct iosage_batch_row *row,
+                             const iosage_model *m, const float *x,
+                             const struct iosage_detection *d,
+                             const iosage_file_table *t)
+{
+    const iosage_savings_model *sm = iosage_model_savings(m);
+    row->best_change[0] = '\0';
+    row->best_saving = row->best_saving_s = NAN;
+    for (int k = 0; sm && !d->healthy && k < d->n_patterns; k++) {
+        const struct iosage_pattern *p = iosage_pattern_get(k);
+        for (int i = 0; d->detected[k] && p && p->changes && p->changes[i].id;
+             i++) {
+            struct iosage_savings_prediction pr;
+            if (iosage_savings_predict(sm, p->changes[i].id, x, &pr) != 0 ||
+                (!isnan(row->best_saving) && pr.saving <= row->best_saving))
+                continue;
+            snprintf(row->best_change, sizeof row->best_change, "%s",
+                     p->changes[i].id);
+            row->best_saving = pr.saving;
+            row->best_saving_s = pr.saving * t->job.rank_time_max;
+        }
+    }
+}
+
 /* The verdicts and evidence of a prepared log into row; frees p. */
 static iosage_status finish(struct iosage_batch_row *row, struct prepared *p,
+                            const iosage_model *m, const float *x,
                             const struct iosage_detection *d,
                             struct iosage_batch_times *times,
                             iosage_error *err)
 {
     double t0 = now();
+    fill_best_change(row, m, x, d, p->t);
     iosage_status st = fill_detection(row, d, p->log, p->t);
     prepared_free(p);
     if (times)
@@ -253,7 +285,7 @@ iosage_status iosage_batch_analyze(const iosage_model *m, const char *path,
         prepared_free(&p);
         return st;
     }
-    return finish(row, &p, &d, times, err);
+    return finish(row, &p, m, x, &d, times, err);
 }
 
 /* Scratch space of one analyze_many call. */
@@ -334,7 +366,8 @@ static iosage_status score_some(const iosage_model *m,
         times->predict += now() - t0;
     for (size_t k = 0; st == IOSAGE_OK && k < n_live; k++) {
         size_t j = w->live[k];
-        st = finish(rows[j], &w->p[j], &w->d[k], times, err);
+        st = finish(rows[j], &w->p[j], m, w->x + k * IOSAGE_NUM_FEATURES,
+                    &w->d[k], times, err);
     }
     return st;
 }

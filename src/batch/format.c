@@ -7,7 +7,9 @@
  *   file, status (ok|partial|error), error, job_id, uid, exe, nprocs,
  *   run_time, io_time, io_time_share, bytes_read, bytes_written, healthy,
  *   gate_score, <pattern>_score and <pattern>_detected for every registered
- *   pattern, top_pattern, top_evidence.
+ *   pattern, top_pattern, top_evidence, best_change, best_saving,
+ *   best_saving_seconds (the change of a detected pattern with the largest
+ *   predicted saving; empty or null without a savings model).
  * An error row has only file, status and error; the other CSV cells are
  * empty and the JSON object leaves them out. Reals print with 6 significant
  * digits ("%.6g", jansson's precision 6); a non-finite real is an empty cell
@@ -54,7 +56,8 @@ int iosage_batch_write_header(FILE *out, int format)
         const char *id = iosage_pattern_get(k)->id;
         fprintf(out, ",%s_score,%s_detected", id, id);
     }
-    fputs(",top_pattern,top_evidence\n", out);
+    fputs(",top_pattern,top_evidence,best_change,best_saving,"
+          "best_saving_seconds\n", out);
     return ferror(out) ? -1 : 0;
 }
 
@@ -64,7 +67,7 @@ static int write_csv(FILE *out, const struct iosage_batch_row *r)
     fprintf(out, ",%s,", status_names[r->status]);
     csv_text(out, r->error);
     if (r->status == IOSAGE_BATCH_ERROR) {
-        for (int k = 0; k < 11 + 2 * iosage_pattern_count() + 2; k++)
+        for (int k = 0; k < 11 + 2 * iosage_pattern_count() + 5; k++)
             putc(',', out);
         putc('\n', out);
         return ferror(out) ? -1 : 0;
@@ -90,6 +93,10 @@ static int write_csv(FILE *out, const struct iosage_batch_row *r)
         fputs(iosage_pattern_get(r->top_pattern)->id, out);
     putc(',', out);
     csv_text(out, r->evidence);
+    fprintf(out, ",%s,", r->best_change);
+    csv_real(out, r->best_saving);
+    putc(',', out);
+    csv_real(out, r->best_saving_s);
     putc('\n', out);
     return ferror(out) ? -1 : 0;
 }
@@ -159,6 +166,11 @@ static json_t *row_json(const struct iosage_batch_row *r, int with_index)
                        ? json_string(iosage_pattern_get(r->top_pattern)->id)
                        : json_null());
         bad |= put(o, "top_evidence", text(r->evidence));
+        bad |= put(o, "best_change",
+                   r->best_change[0] ? json_string(r->best_change)
+                                     : json_null());
+        bad |= put(o, "best_saving", real(r->best_saving));
+        bad |= put(o, "best_saving_seconds", real(r->best_saving_s));
     }
     if (bad) {
         json_decref(o);
@@ -270,6 +282,11 @@ static void parse_fields(const json_t *o, struct iosage_batch_row *r, int *bad)
     if (json_is_string(top) && r->top_pattern < 0)
         *bad = 1;
     r->evidence = get_text(o, "top_evidence", bad);
+    char *best = get_text(o, "best_change", bad);
+    snprintf(r->best_change, sizeof r->best_change, "%s", best ? best : "");
+    free(best);
+    r->best_saving = get_real(o, "best_saving", bad);
+    r->best_saving_s = get_real(o, "best_saving_seconds", bad);
 }
 
 iosage_status iosage_batch_row_parse(const char *text,

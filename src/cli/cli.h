@@ -98,6 +98,7 @@ int cli_open_model(const char *dir, int threads, iosage_model **m);
  * code returned. */
 int cli_open_cards(const char *model_dir, iosage_cards **cards);
 
+
 /* Write len bytes to path through a temporary file and a rename, so that a
  * failure leaves no partial file (src/common/ios_outfile.h). Prints the
  * reason; CLI_OK or CLI_INTERNAL. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "iosage/savings.h"
 #include "ios_outfile.h"
 #include "iosage/analyze.h"
 #include "iosage/report.h"
@@ -149,13 +150,15 @@ static void note(const struct analyze_args *a, const char *fmt, const char *s)
 /* Run the analysis with the bundle and its cards; notes and the saved
  * prompt. */
 static int run(const struct analyze_args *a, const iosage_model *model,
-               const iosage_cards *cards, iosage_analysis **an)
+               const iosage_cards *cards, const iosage_savings_model *savings,
+               iosage_analysis **an)
 {
     struct iosage_analyze_options o = {
         .model = model, .stage = IOSAGE_ANALYZE_DOCUMENT,
         .read_flags = IOSAGE_READ_NO_TRACES, .cards = cards,
         .config_paths = a->configs, .n_configs = (size_t)a->n_configs,
-        .want_prompt = a->save_prompt != NULL, .llm = a->llm};
+        .want_prompt = a->save_prompt != NULL, .llm = a->llm,
+        .savings = savings};
     iosage_error err;
     iosage_status st = iosage_analyze(a->log, &o, an, &err);
     if (st != IOSAGE_OK) {
@@ -241,7 +244,7 @@ int cmd_analyze(int argc, char **argv)
     if (rc == CLI_OK)
         rc = cli_open_cards(a.model_dir, &cards);
     if (rc == CLI_OK)
-        rc = run(&a, model, cards, &an);
+        rc = run(&a, model, cards, iosage_model_savings(model), &an);
     if (rc == CLI_OK)
         rc = render(&a, an->doc);
     if (rc == CLI_OK && a.fail_on && !an->det.healthy)

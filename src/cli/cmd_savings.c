@@ -25,6 +25,9 @@
 
 #include "cli.h"
 #include "gen/gen.h"
+#include "iosage/darshan.h"
+#include "iosage/label.h"
+#include "iosage/patterns.h"
 #include "iosage/savings.h"
 #include "iosage/validate.h"
 
@@ -39,9 +42,12 @@ struct savings_args {
 static void savings_help(void)
 {
     fputs(
-        "Usage: iosage savings [OPTIONS] SWEEP CHANGES DATASET\n"
+        "Usage: iosage savings measure [OPTIONS] SWEEP CHANGES DATASET\n"
+        "       iosage savings labels DATASET\n"
+        "       iosage savings train DATASET MODEL_DIR\n"
+        "       iosage savings eval [--by-kernel] DATASET\n"
         "\n"
-        "Measure what each change saves. For every configuration of SWEEP\n"
+        "measure: what each change saves. For every configuration of SWEEP\n"
         "with lines in CHANGES (bench/sweeps/hpc.changes), on the file system\n"
         "and with the seed of its first run in DATASET (made by `iosage gen`):\n"
         "the baseline and each changed configuration run alternately, and\n"
@@ -61,9 +67,20 @@ static void savings_help(void)
         "  -q, --quiet        no progress lines on stderr\n"
         "  -h, --help         show this help\n"
         "\n"
-        "Exit status: 0 every configuration measured, 2 usage error, 3 an\n"
-        "input could not be read, 4 some configuration failed (the others\n"
-        "are in the table; run again to retry it).\n",
+        "labels: the savings labels (a change that pays) against the\n"
+        "configuration labels and `iosage label` on the same run, per\n"
+        "pattern, and every disagreement.\n"
+        "train: one regression per change id (DATASET's features to its\n"
+        "measured savings) into MODEL_DIR beside the classifiers\n"
+        "(savings.json, savings-<change_id>.json); `iosage analyze` then\n"
+        "shows the expected saving of every proposed change.\n"
+        "eval: the savings models' figures on configurations left out of\n"
+        "training (5 folds by configuration; --by-kernel: one kernel\n"
+        "family left out at a time).\n"
+        "\n"
+        "Exit status: 0 done, 2 usage error, 3 an input could not be read,\n"
+        "4 some configuration failed to run (the others are in the table;\n"
+        "run again to retry it).\n",
         stdout);
 }
 
@@ -464,7 +481,7 @@ static int find_tools(struct savings_args *a, const struct first_runs *fr,
     return CLI_OK;
 }
 
-int cmd_savings(int argc, char **argv)
+static int savings_measure(int argc, char **argv)
 {
     struct savings_args a;
     memset(&a, 0, sizeof a);
@@ -525,4 +542,162 @@ int cmd_savings(int argc, char **argv)
     iosage_savings_changes_free(&ch);
     gen_sweep_free(sweep);
     return rc;
+}
+
+/* --- labels: savings labels against the configuration and the labeler ---- */
+
+struct label_tally {
+    int rows, pays, labeler_present, labeler_agree;
+};
+
+static int savings_labels(const char *dataset)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/savings.tsv", dataset);
+    iosage_error err;
+    struct iosage_savings_table t;
+    if (iosage_savings_table_load(path, &t, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        return CLI_BADINPUT;
+    }
+    int np = iosage_pattern_count();
+    struct label_tally tally[IOSAGE_LABEL_MAX_PATTERNS];
+    memset(tally, 0, sizeof tally);
+    char last_run[128] = "";
+    struct iosage_label_result lab;
+    int labeled = 0, rc = CLI_OK;
+    printf("disagreements (configuration labels every measured pattern "
+           "present):\n");
+    printf("%-20s %-23s %-17s %8s %11s %5s %s\n", "config", "pattern",
+           "change", "saving", "ratio", "pays", "iosage label");
+    for (size_t i = 0; i < t.n; i++) {
+        const struct iosage_savings_row *r = &t.rows[i];
+        if (strcmp(r->run_id, last_run) != 0) {
+            snprintf(last_run, sizeof last_run, "%s", r->run_id);
+            char log_path[PATH_MAX + 160];
+            snprintf(log_path, sizeof log_path, "%s/logs/%s.darshan", dataset,
+                     r->run_id);
+            iosage_log *log = NULL;
+            labeled = iosage_log_load(log_path, 0, &log, &err) == IOSAGE_OK &&
+                      iosage_label_log(log, &lab, &err) == IOSAGE_OK;
+            if (!labeled)
+                cli_print_error(&err);
+            iosage_log_free(log);
+        }
+        int p = iosage_pattern_index(r->pattern);
+        if (p < 0 || p >= np)
+            continue;
+        struct label_tally *x = &tally[p];
+        int present = labeled && lab.present[p];
+        x->rows++;
+        x->pays += r->pays;
+        x->labeler_present += present;
+        x->labeler_agree += present == r->pays;
+        if (!r->pays || present != r->pays)
+            printf("%-20s %-23s %-17s %7.1f%% %5.2f-%-5.2f %5s %s\n",
+                   r->config, r->pattern, r->change_id, 100 * r->io_saving,
+                   r->io_lo, r->io_hi, r->pays ? "yes" : "no",
+                   !labeled ? "unread" : present ? "present" : "absent");
+    }
+    printf("\n| pattern | measured | pays (= configuration label) | "
+           "iosage label present | iosage label agrees |\n"
+           "|---|---:|---:|---:|---:|\n");
+    int all[4] = {0, 0, 0, 0};
+    for (int p = 0; p < np; p++) {
+        const struct label_tally *x = &tally[p];
+        if (!x->rows)
+            continue;
+        printf("| %s | %d | %d (%.0f%%) | %d | %d (%.0f%%) |\n",
+               iosage_pattern_get(p)->id, x->rows, x->pays,
+               100.0 * x->pays / x->rows, x->labeler_present,
+               x->labeler_agree, 100.0 * x->labeler_agree / x->rows);
+        all[0] += x->rows;
+        all[1] += x->pays;
+        all[2] += x->labeler_present;
+        all[3] += x->labeler_agree;
+    }
+    if (all[0])
+        printf("| all | %d | %d (%.0f%%) | %d | %d (%.0f%%) |\n", all[0],
+               all[1], 100.0 * all[1] / all[0], all[2], all[3],
+               100.0 * all[3] / all[0]);
+    iosage_savings_table_free(&t);
+    return cli_stdout_check() == CLI_OK ? rc : CLI_INTERNAL;
+}
+
+/* --- train and eval ------------------------------------------------------ */
+
+static int savings_train(const char *dataset, const char *model_dir)
+{
+    iosage_error err;
+    iosage_savings_model *m = NULL;
+    if (iosage_savings_train(dataset, &m, &err) != IOSAGE_OK ||
+        iosage_savings_model_save(m, model_dir, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        iosage_savings_model_free(m);
+        return CLI_BADINPUT;
+    }
+    iosage_savings_model_free(m);
+    iosage_savings_model *back = NULL;
+    if (iosage_savings_model_load(model_dir, &back, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        return CLI_INTERNAL;
+    }
+    fprintf(stderr, "savings: models written to %s/savings.json\n", model_dir);
+    iosage_savings_model_free(back);
+    return CLI_OK;
+}
+
+static int savings_eval(const char *dataset, int by_kernel)
+{
+    iosage_error err;
+    struct iosage_savings_eval e;
+    if (iosage_savings_evaluate(dataset, by_kernel, &e, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        return CLI_BADINPUT;
+    }
+    printf("held out: %s\n\n", by_kernel ? "one kernel family at a time"
+                                          : "5 folds of configurations");
+    printf("| change | measured runs | Spearman | median abs. error (pp) | "
+           "measured >= 10%% | predicted >= 10%% | both |\n"
+           "|---|---:|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < e.n_changes; i++) {
+        const struct iosage_savings_eval_change *c = &e.changes[i];
+        printf("| %s %s | %d | %.3f | %.1f | %d | %d | %d |\n", c->pattern,
+               c->change_id, c->runs, c->spearman, c->mae_pp,
+               c->measured_pays, c->predicted_pays, c->both_pay);
+    }
+    printf("\ntop-ranked change = largest measured saving: %d of %d runs "
+           "(%.1f%%); runs with 2+ measured changes: %d of %d (%.1f%%)\n",
+           e.top_right, e.pattern_runs,
+           e.pattern_runs ? 100.0 * e.top_right / e.pattern_runs : 0.0,
+           e.multi_top_right, e.multi_runs,
+           e.multi_runs ? 100.0 * e.multi_top_right / e.multi_runs : 0.0);
+    printf("healthy runs with every predicted saving under 5%%: %d of %d "
+           "(%.1f%%)\n", e.healthy_under, e.healthy_runs,
+           e.healthy_runs ? 100.0 * e.healthy_under / e.healthy_runs : 0.0);
+    return cli_stdout_check();
+}
+
+int cmd_savings(int argc, char **argv)
+{
+    const char *verb = argc > 1 ? argv[1] : "";
+    if (strcmp(verb, "measure") == 0)
+        return savings_measure(argc - 1, argv + 1);
+    if (strcmp(verb, "-h") == 0 || strcmp(verb, "--help") == 0) {
+        savings_help();
+        return CLI_OK;
+    }
+    if (strcmp(verb, "labels") == 0 && argc == 3)
+        return savings_labels(argv[2]);
+    if (strcmp(verb, "train") == 0 && argc == 4)
+        return savings_train(argv[2], argv[3]);
+    if (strcmp(verb, "eval") == 0 && argc == 3)
+        return savings_eval(argv[2], 0);
+    if (strcmp(verb, "eval") == 0 && argc == 4 &&
+        strcmp(argv[2], "--by-kernel") == 0)
+        return savings_eval(argv[3], 1);
+    return cli_usage_error("savings", "savings: expected 'measure SWEEP "
+                           "CHANGES DATASET', 'labels DATASET', 'train "
+                           "DATASET MODEL_DIR' or 'eval [--by-kernel] "
+                           "DATASET'");
 }

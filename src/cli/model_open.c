@@ -95,3 +95,4 @@ int cli_open_cards(const char *model_dir, iosage_cards **cards)
     }
     return CLI_OK;
 }
+

@@ -32,6 +32,7 @@
 #include "ios_common.h"
 #include "ios_json.h"
 #include "internal.h"
+#include "iosage/savings.h"
 
 #define NF IOSAGE_NUM_FEATURES
 #define BUNDLE_FILE "bundle.json"
@@ -71,7 +72,13 @@ void iosage_model_free(iosage_model *m)
     for (int s = 0; s < IOS_MAX_SLOTS; s++)
         if (m->booster[s])
             ios_xgb()->XGBoosterFree(m->booster[s]);
+    iosage_savings_model_free(m->savings);
     free(m);
+}
+
+const iosage_savings_model *iosage_model_savings(const iosage_model *m)
+{
+    return m ? m->savings : NULL;
 }
 
 const char *iosage_model_source(const iosage_model *m)
@@ -261,8 +268,8 @@ static json_t *bundle_json(const iosage_model *m, const uint64_t *hash)
 
 /* --- Saving ------------------------------------------------------------------ */
 
-/* Write data to dir/name through dir/.name.tmp and a rename. */
-static iosage_status write_file(const char *dir, const char *name,
+/* See internal.h. */
+iosage_status ios_model_write_file(const char *dir, const char *name,
                                 const void *data, size_t len, iosage_error *err)
 {
     char path[4096], tmp[4200];
@@ -297,7 +304,7 @@ static iosage_status save_models(const iosage_model *m, const char *dir,
         iosage_status st = ios_xgb_save(m->booster[s], &data, &len, err);
         if (st == IOSAGE_OK) {
             hash[s] = ios_fnv1a64(data, len);
-            st = write_file(dir, name, data, len, err);
+            st = ios_model_write_file(dir, name, data, len, err);
         }
         if (st != IOSAGE_OK)
             return st;
@@ -332,7 +339,7 @@ iosage_status iosage_model_save(const iosage_model *m, const char *dir,
                         "no memory");
     }
     withnl[len] = '\n';
-    st = write_file(dir, BUNDLE_FILE, withnl, len + 1, err);
+    st = ios_model_write_file(dir, BUNDLE_FILE, withnl, len + 1, err);
     free(withnl);
     return st;
 }
@@ -665,6 +672,12 @@ static iosage_status load_bundle(const struct source *src, iosage_model **out,
         st = load_slots(root, m, src, err);
     if (st == IOSAGE_OK)
         st = iosage_model_set_threads(m, 1, err);
+    /* the savings models beside the classifiers, when the bundle has them */
+    if (st == IOSAGE_OK)
+        st = src->dir ? iosage_savings_model_load(src->dir, &m->savings, err)
+                      : iosage_savings_model_load_mem(src->files, src->n,
+                                                      src->label, &m->savings,
+                                                      err);
     if (st == IOSAGE_OK) {
         load_info(root, m);
         snprintf(m->source, sizeof m->source, "%s", src->label);

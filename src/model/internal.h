@@ -78,6 +78,8 @@ struct iosage_model {
     int has_metrics[IOSAGE_SPLIT_COUNT];
     struct iosage_metrics metrics[IOSAGE_SPLIT_COUNT];
     char source[256];
+    struct iosage_savings_model *savings; /* savings.json's models, or NULL
+                                             (savings_model.c) */
 };
 
 /* "gate" for slot 0, else the pattern id. */
@@ -107,6 +109,9 @@ struct ios_boost_job {
     const struct iosage_train_params *p;
     int model, n_models;        /* for progress */
     const char *id;
+    const char *objective;      /* NULL: binary:logistic (the classifiers);
+                                   "reg:squarederror" for the savings
+                                   models, without scale_pos_weight */
 };
 
 /* Train one booster; *out keeps the rounds up to the best validation log
@@ -174,6 +179,11 @@ void ios_detect_apply(const iosage_model *m, double gate,
                       struct iosage_detection *out);
 
 /* --- bundle.c ------------------------------------------------------------- */
+
+/* Write data to dir/name through dir/.name.tmp and a rename. */
+iosage_status ios_model_write_file(const char *dir, const char *name,
+                                   const void *data, size_t len,
+                                   iosage_error *err);
 
 /* A model with no boosters yet (n_patterns from the registry). */
 iosage_model *ios_model_new(void);

@@ -117,7 +117,8 @@ static int set_params(BoosterHandle b, const struct ios_boost_job *job)
 {
     const struct iosage_train_params *p = job->p;
     int rc = set_param(b, "validate_parameters", "1");
-    rc |= set_param(b, "objective", "binary:logistic");
+    rc |= set_param(b, "objective",
+                    job->objective ? job->objective : "binary:logistic");
     rc |= set_param(b, "tree_method", "hist");
     rc |= set_paramf(b, "seed", p->seed);
     rc |= set_paramf(b, "max_depth", p->max_depth);
@@ -126,7 +127,8 @@ static int set_params(BoosterHandle b, const struct ios_boost_job *job)
     rc |= set_paramf(b, "colsample_bytree", p->colsample_bytree);
     rc |= set_paramf(b, "min_child_weight", p->min_child_weight);
     rc |= set_paramf(b, "lambda", p->lambda);
-    rc |= set_paramf(b, "scale_pos_weight", job->scale_pos_weight);
+    if (!job->objective)
+        rc |= set_paramf(b, "scale_pos_weight", job->scale_pos_weight);
     rc |= set_paramf(b, "nthread", p->threads);
     /* random forest mode (set only then, so boosted bundles stay as
      * they were) */

@@ -99,6 +99,40 @@ void rep_where(rep_out *o, const json_t *where)
         rep_puts(o, key);
 }
 
+/* Seconds as the saving line shows them: 3 significant digits. */
+static void put_seconds(rep_out *o, double s)
+{
+    double a = s < 0 ? -s : s;
+    rep_printf(o, a >= 100 ? "%.0f s" : a >= 10 ? "%.1f s" : a >= 1 ? "%.2f s"
+                                                                   : "%.3f s",
+               a);
+}
+
+void rep_expected_saving(rep_out *o, const json_t *change)
+{
+    const json_t *e = rep_obj(change, "expected_saving");
+    const json_t *range = rep_arr(e, "range");
+    double share, secs, runs = 0;
+    if (!e || !rep_num(e, "io_time_share", &share) ||
+        !rep_num(e, "seconds", &secs))
+        return;
+    rep_num(e, "measured_runs", &runs);
+    if (share >= 0) {
+        rep_printf(o, "%.0f%% of the I/O time (", 100 * share);
+        put_seconds(o, secs);
+        rep_puts(o, " of this job)");
+    } else {
+        rep_printf(o, "none: %.0f%% more I/O time (", -100 * share);
+        put_seconds(o, secs);
+        rep_puts(o, " more in this job)");
+    }
+    const json_t *lo = json_array_get(range, 0), *hi = json_array_get(range, 1);
+    if (json_is_number(lo) && json_is_number(hi))
+        rep_printf(o, ", typical range %.0f%% to %.0f%%",
+                   100 * json_number_value(lo), 100 * json_number_value(hi));
+    rep_printf(o, "; learned from %.0f measured runs", runs);
+}
+
 const char *rep_pattern_name(const json_t *doc, const char *id)
 {
     const json_t *pats = rep_arr(rep_obj(doc, "detection"), "patterns");

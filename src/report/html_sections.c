@@ -78,6 +78,13 @@ static void one_change(rep_out *o, const json_t *doc, const json_t *c)
         rep_puts(o, "</td></tr>\n");
     }
     kv_text(o, "Expected effect", rep_str(c, "expected_effect"));
+    rep_out e = {0};
+    rep_expected_saving(&e, c);
+    if (e.len)
+        kv_text(o, "Expected saving", e.p);
+    if (e.oom)
+        o->oom = 1;
+    rep_out_free(&e);
     kv_text(o, "When not to apply", rep_str(c, "when_not_to_apply"));
     rep_puts(o, "</table>\n</div>\n");
 }

@@ -94,6 +94,11 @@ void rep_advice_source(rep_out *o, const json_t *advice);
 void rep_job_line(rep_out *o, const json_t *doc);
 /* "file: key" / "file" / "key" / "" for a change's "where" object. */
 void rep_where(rep_out *o, const json_t *where);
+
+/* A change's expected_saving as one line ("42% of the I/O time (3.10 s of
+ * this job), typical range 20% to 60%; learned from 31 measured runs");
+ * nothing when the change has none. */
+void rep_expected_saving(rep_out *o, const json_t *change);
 /* Name of the pattern with id (from detection.patterns), or id itself. */
 const char *rep_pattern_name(const json_t *doc, const char *id);
 

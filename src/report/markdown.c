@@ -179,6 +179,13 @@ static void md_changes(rep_out *o, const json_t *doc)
             md_list(o, rep_arr(c, "evidence"), "  ");
         }
         md_item(o, "Expected effect", rep_str(c, "expected_effect"));
+        rep_out e = {0};
+        rep_expected_saving(&e, c);
+        if (e.len)
+            md_item(o, "Expected saving", e.p);
+        if (e.oom)
+            o->oom = 1;
+        rep_out_free(&e);
         md_item(o, "When not to apply", rep_str(c, "when_not_to_apply"));
         rep_putc(o, '\n');
     }

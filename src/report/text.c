@@ -316,6 +316,10 @@ static void text_change(struct tview *t, const json_t *doc, const json_t *c)
         field(t, 5, "  - ", line);
     }
     field(t, 5, "expected effect: ", rep_str(c, "expected_effect"));
+    s.len = 0;
+    rep_expected_saving(&s, c);
+    if (s.len)
+        field(t, 5, "expected saving: ", s.p);
     field(t, 5, "when not to apply: ", rep_str(c, "when_not_to_apply"));
     if (s.oom)
         t->o->oom = 1;

@@ -1,0 +1,864 @@
+/*
+ * src/model/savings_model.c - predicted savings (issue 16, docs/savings.md):
+ * one XGBoost regression per change id, from a log's features to the share
+ * of the job's I/O time the change saves, trained on the measured savings
+ * of a dataset (DATASET/savings.tsv, iosage/savings.h).
+ *
+ * The rows of change C: every measured row of C (the features of the run
+ * whose system the campaign used, the measured saving clipped to [-1, 1]:
+ * "at least doubles the I/O time" is as bad as it needs to be), plus the
+ * first run of every healthy configuration with a saving of 0 (no change
+ * pays on a job without a bottleneck; an assumption, not a measurement).
+ *
+ * The typical range of a prediction comes from the residuals (measured -
+ * predicted) of a 5-fold cross-validation inside training: its 10th and
+ * 90th percentiles, added to the prediction.
+ *
+ * Files (beside the classifiers in a bundle directory): savings.json (the
+ * list of changes, rows, residual percentiles, cross-validation figures)
+ * and savings-<change_id>.json (the XGBoost models).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "ios_common.h"
+#include "ios_file.h"
+#include "ios_json.h"
+#include "iosage/features.h"
+#include "iosage/savings.h"
+#include "iosage/validate.h"
+
+#define NF IOSAGE_NUM_FEATURES
+#define SAVINGS_FILE "savings.json"
+#define FOLDS 5
+#define MIN_ROWS 5   /* measured rows a change needs for a model */
+
+struct savings_change_model {
+    char pattern[48];
+    char change_id[48];
+    BoosterHandle booster;
+    int measured_rows, healthy_rows;
+    double resid_lo, resid_hi;   /* 10th and 90th percentile */
+    double cv_spearman, cv_mae;  /* inside training, measured rows only */
+};
+
+struct iosage_savings_model {
+    int n;
+    struct savings_change_model c[IOSAGE_SAVINGS_MAX_CHANGES];
+};
+
+/* --- Training data --------------------------------------------------------- */
+
+/* One training row: a run's features and what a change saved on it. */
+struct srow {
+    const float *x;      /* into the dataset */
+    float y;             /* the saving, clipped */
+    int healthy;         /* a healthy configuration's run (y = 0) */
+    int group;           /* cross-validation group */
+    int config;          /* index of the configuration, for the top check */
+    const char *kernel;
+};
+
+/* The data of all changes: measured rows and healthy rows. */
+struct sdata {
+    iosage_dataset *ds;
+    struct iosage_savings_table table;
+    char **configs;      /* config id of each ds row */
+    uint8_t *healthy;    /* ds row i is the first run of a healthy config */
+    int *table_ds;       /* ds row of each table row, -1 when absent */
+};
+
+static void sdata_free(struct sdata *d)
+{
+    if (d->ds && d->configs)
+        for (size_t i = 0; i < d->ds->n_rows; i++)
+            free(d->configs[i]);
+    free(d->configs);
+    free(d->healthy);
+    free(d->table_ds);
+    iosage_savings_table_free(&d->table);
+    iosage_dataset_free(d->ds);
+    memset(d, 0, sizeof *d);
+}
+
+/* The configuration of a run id "<config>-r<k>". */
+static char *config_of(const char *run_id)
+{
+    const char *dash = strrchr(run_id, '-');
+    size_t n = dash && dash[1] == 'r' ? (size_t)(dash - run_id)
+                                      : strlen(run_id);
+    char *c = malloc(n + 1);
+    if (c) {
+        memcpy(c, run_id, n);
+        c[n] = '\0';
+    }
+    return c;
+}
+
+/* The manifest's labels column: healthy[i] = 1 for ds row i when its
+ * configuration is labeled healthy and it is the configuration's first
+ * run in the dataset. */
+static iosage_status mark_healthy(const char *dir, struct sdata *d,
+                                  iosage_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest.tsv", dir);
+    uint8_t *text = NULL;
+    size_t len = 0;
+    iosage_status st = ios_read_file(path, 1, &text, &len, err);
+    if (st != IOSAGE_OK)
+        return st;
+    int c_run = -1, c_labels = -1, lineno = 0;
+    char *next = (char *)text;
+    while (next && *next) {
+        char *line = next;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *cols[32];
+        int n = 0;
+        for (char *p = line; n < 32;) {
+            cols[n++] = p;
+            char *tab = strchr(p, '\t');
+            if (!tab)
+                break;
+            *tab = '\0';
+            p = tab + 1;
+        }
+        if (lineno++ == 0) {
+            for (int i = 0; i < n; i++) {
+                if (strcmp(cols[i], "run_id") == 0)
+                    c_run = i;
+                if (strcmp(cols[i], "labels") == 0)
+                    c_labels = i;
+            }
+            continue;
+        }
+        if (c_run < 0 || c_labels < 0 || n <= c_run || n <= c_labels ||
+            strcmp(cols[c_labels], "healthy") != 0)
+            continue;
+        for (size_t i = 0; i < d->ds->n_rows; i++)
+            if (strcmp(d->ds->run_ids[i], cols[c_run]) == 0)
+                d->healthy[i] = 1;
+    }
+    free(text);
+    /* one run per healthy configuration: the first in the dataset */
+    for (size_t i = 0; i < d->ds->n_rows; i++)
+        for (size_t j = 0; j < i && d->healthy[i]; j++)
+            if (d->healthy[j] && strcmp(d->configs[i], d->configs[j]) == 0)
+                d->healthy[i] = 0;
+    return IOSAGE_OK;
+}
+
+static iosage_status sdata_load(const char *dir, struct sdata *d,
+                                iosage_error *err)
+{
+    memset(d, 0, sizeof *d);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/savings.tsv", dir);
+    iosage_status st = iosage_savings_table_load(path, &d->table, err);
+    if (st == IOSAGE_OK && d->table.n == 0)
+        st = ios_fail(err, IOSAGE_E_USAGE, path, NULL, -1,
+                      "no measured savings (run `iosage savings measure`)");
+    if (st == IOSAGE_OK)
+        st = iosage_dataset_load(dir, NULL, NULL, &d->ds, err);
+    if (st != IOSAGE_OK)
+        return st;
+    size_t n = d->ds->n_rows;
+    d->configs = calloc(n ? n : 1, sizeof *d->configs);
+    d->healthy = calloc(n ? n : 1, 1);
+    d->table_ds = calloc(d->table.n, sizeof *d->table_ds);
+    if (!d->configs || !d->healthy || !d->table_ds || !d->ds->run_ids)
+        return ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (!(d->configs[i] = config_of(d->ds->run_ids[i])))
+            return ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1,
+                            "out of memory");
+    for (size_t t = 0; t < d->table.n; t++) {
+        d->table_ds[t] = -1;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(d->ds->run_ids[i], d->table.rows[t].run_id) == 0)
+                d->table_ds[t] = (int)i;
+    }
+    return mark_healthy(dir, d, err);
+}
+
+/* The distinct changes of the table, in first-seen order. */
+static int table_changes(const struct sdata *d,
+                         char ids[][2][48], int max)
+{
+    int n = 0;
+    for (size_t t = 0; t < d->table.n; t++) {
+        int seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = strcmp(ids[k][1], d->table.rows[t].change_id) == 0;
+        if (!seen && n < max) {
+            snprintf(ids[n][0], 48, "%s", d->table.rows[t].pattern);
+            snprintf(ids[n][1], 48, "%s", d->table.rows[t].change_id);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Cross-validation group of a configuration: FNV of its id, or of its
+ * kernel when by_kernel. */
+static int group_of(const char *key, int folds)
+{
+    uint64_t h = ios_fnv1a64(key, strlen(key));
+    return (int)(h % (uint64_t)folds);
+}
+
+/* Index of a configuration id among the distinct ones seen so far. */
+static int config_index(const struct sdata *d, size_t ds_row)
+{
+    for (size_t i = 0; i <= ds_row; i++)
+        if (strcmp(d->configs[i], d->configs[ds_row]) == 0)
+            return (int)i;
+    return (int)ds_row;
+}
+
+static float clip_saving(double s)
+{
+    return (float)(s < -1 ? -1 : s > 1 ? 1 : s);
+}
+
+/* The rows of change_id (measured, then healthy) into a new array. */
+static iosage_status change_rows(const struct sdata *d, const char *change_id,
+                                 int by_kernel, int folds, struct srow **out,
+                                 size_t *n_out, iosage_error *err)
+{
+    size_t cap = d->table.n + d->ds->n_rows, n = 0;
+    struct srow *r = calloc(cap ? cap : 1, sizeof *r);
+    if (!r)
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1, "out of memory");
+    for (size_t t = 0; t < d->table.n; t++) {
+        int i = d->table_ds[t];
+        if (i < 0 || strcmp(d->table.rows[t].change_id, change_id) != 0)
+            continue;
+        const char *kernel = d->ds->kernels ? d->ds->kernels[i] : "";
+        r[n++] = (struct srow){
+            .x = d->ds->x + (size_t)i * NF,
+            .y = clip_saving(d->table.rows[t].io_saving),
+            .group = group_of(by_kernel ? kernel : d->configs[i], folds),
+            .config = config_index(d, (size_t)i), .kernel = kernel};
+    }
+    for (size_t i = 0; i < d->ds->n_rows; i++) {
+        if (!d->healthy[i])
+            continue;
+        const char *kernel = d->ds->kernels ? d->ds->kernels[i] : "";
+        r[n++] = (struct srow){
+            .x = d->ds->x + i * NF, .y = 0, .healthy = 1,
+            .group = group_of(by_kernel ? kernel : d->configs[i], folds),
+            .config = config_index(d, i), .kernel = kernel};
+    }
+    *out = r;
+    *n_out = n;
+    return IOSAGE_OK;
+}
+
+/* --- One regression ------------------------------------------------------- */
+
+static void savings_params(struct iosage_train_params *p)
+{
+    iosage_train_params_default(p);
+    p->max_rounds = 200;
+    p->max_depth = 3;
+    p->eta = 0.05;
+    p->early_stopping = 0;
+    p->threads = 1;
+}
+
+/* Train on rows r[i] with keep(i) (all when keep is NULL). */
+static iosage_status fit(const struct srow *r, size_t n, const int *use,
+                         BoosterHandle *out, iosage_error *err)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += !use || use[i];
+    float *x = malloc((m ? m : 1) * NF * sizeof *x);
+    float *y = malloc((m ? m : 1) * sizeof *y);
+    iosage_status st = x && y ? IOSAGE_OK
+                              : ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1,
+                                         "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; st == IOSAGE_OK && i < n; i++) {
+        if (use && !use[i])
+            continue;
+        memcpy(x + k * NF, r[i].x, NF * sizeof *x);
+        y[k++] = r[i].y;
+    }
+    DMatrixHandle dm = NULL;
+    if (st == IOSAGE_OK)
+        st = ios_xgb_matrix(x, m, &dm, err);
+    if (st == IOSAGE_OK &&
+        ios_xgb()->XGDMatrixSetFloatInfo(dm, "label", y, (bst_ulong)m) != 0)
+        st = ios_xgb_fail(err, IOSAGE_E_INTERNAL, "labels");
+    struct iosage_train_params p;
+    savings_params(&p);
+    int rounds = 0;
+    if (st == IOSAGE_OK) {
+        struct ios_boost_job job = {.train = dm, .p = &p, .model = 0,
+                                    .n_models = 1, .id = "savings",
+                                    .objective = "reg:squarederror"};
+        st = ios_xgb_boost(&job, out, &rounds, err);
+    }
+    if (dm)
+        ios_xgb()->XGDMatrixFree(dm);
+    free(x);
+    free(y);
+    return st;
+}
+
+static iosage_status predict_one(BoosterHandle b, const float *x, double *out,
+                                 iosage_error *err)
+{
+    float v = 0;
+    iosage_status st = ios_xgb_predict(b, x, 1, 1, &v, err);
+    *out = v;
+    return st;
+}
+
+/* Out-of-fold predictions of every row into pred (groups 0..folds-1). */
+static iosage_status out_of_fold(const struct srow *r, size_t n, int folds,
+                                 double *pred, iosage_error *err)
+{
+    int *use = malloc((n ? n : 1) * sizeof *use);
+    if (!use)
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1, "out of memory");
+    iosage_status st = IOSAGE_OK;
+    for (size_t i = 0; i < n; i++)
+        pred[i] = NAN;
+    for (int g = 0; g < folds && st == IOSAGE_OK; g++) {
+        size_t held = 0, measured_in = 0;
+        for (size_t i = 0; i < n; i++) {
+            use[i] = r[i].group != g;
+            held += !use[i];
+            measured_in += use[i] && !r[i].healthy;
+        }
+        if (held == 0)
+            continue;
+        if (measured_in == 0) { /* nothing to learn from: predict 0 */
+            for (size_t i = 0; i < n; i++)
+                if (!use[i])
+                    pred[i] = 0;
+            continue;
+        }
+        BoosterHandle b = NULL;
+        st = fit(r, n, use, &b, err);
+        for (size_t i = 0; st == IOSAGE_OK && i < n; i++)
+            if (!use[i])
+                st = predict_one(b, r[i].x, &pred[i], err);
+        if (b)
+            ios_xgb()->XGBoosterFree(b);
+    }
+    free(use);
+    return st;
+}
+
+/* --- Statistics ------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The q-quantile (0..1) of v[0..n), linear between order statistics; v is
+ * sorted in place. */
+static double quantile(double *v, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    double f = pos - (double)lo;
+    return lo + 1 < n ? v[lo] * (1 - f) + v[lo + 1] * f : v[lo];
+}
+
+/* Ranks 1..n of v (ties: the mean rank) into rank. */
+static void ranks_of(const double *v, size_t n, double *rank)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t less = 0, equal = 0;
+        for (size_t j = 0; j < n; j++) {
+            less += v[j] < v[i];
+            equal += v[j] == v[i];
+        }
+        rank[i] = (double)less + (double)(equal + 1) / 2.0;
+    }
+}
+
+/* Spearman's rank correlation of a and b (NaN for n < 3 or a constant). */
+static double spearman(const double *a, const double *b, size_t n)
+{
+    if (n < 3)
+        return NAN;
+    double *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb);
+    double r = NAN;
+    if (ra && rb) {
+        ranks_of(a, n, ra);
+        ranks_of(b, n, rb);
+        double ma = 0, mb = 0, sab = 0, saa = 0, sbb = 0;
+        for (size_t i = 0; i < n; i++) {
+            ma += ra[i] / (double)n;
+            mb += rb[i] / (double)n;
+        }
+        for (size_t i = 0; i < n; i++) {
+            sab += (ra[i] - ma) * (rb[i] - mb);
+            saa += (ra[i] - ma) * (ra[i] - ma);
+            sbb += (rb[i] - mb) * (rb[i] - mb);
+        }
+        r = saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : NAN;
+    }
+    free(ra);
+    free(rb);
+    return r;
+}
+
+/* Spearman and median absolute error (percentage points) of the measured
+ * rows' out-of-fold predictions. */
+static void fold_figures(const struct srow *r, size_t n, const double *pred,
+                         double *rho, double *mae_pp, int *count)
+{
+    double *a = malloc((n ? n : 1) * sizeof *a);
+    double *b = malloc((n ? n : 1) * sizeof *b);
+    double *e = malloc((n ? n : 1) * sizeof *e);
+    size_t m = 0;
+    for (size_t i = 0; a && b && e && i < n; i++) {
+        if (r[i].healthy)
+            continue;
+        a[m] = pred[i];
+        b[m] = r[i].y;
+        e[m] = fabs(pred[i] - r[i].y) * 100;
+        m++;
+    }
+    *rho = a && b ? spearman(a, b, m) : NAN;
+    *mae_pp = e ? quantile(e, m, 0.5) : NAN;
+    *count = (int)m;
+    free(a);
+    free(b);
+    free(e);
+}
+
+/* --- Training -------------------------------------------------------------- */
+
+static iosage_status train_change(const struct sdata *d, const char *pattern,
+                                  const char *change_id,
+                                  struct savings_change_model *c,
+                                  iosage_error *err)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->pattern, sizeof c->pattern, "%.47s", pattern);
+    snprintf(c->change_id, sizeof c->change_id, "%.47s", change_id);
+    struct srow *r = NULL;
+    size_t n = 0;
+    iosage_status st = change_rows(d, change_id, 0, FOLDS, &r, &n, err);
+    if (st != IOSAGE_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        c->measured_rows += !r[i].healthy;
+        c->healthy_rows += r[i].healthy;
+    }
+    double *pred = malloc((n ? n : 1) * sizeof *pred);
+    double *res = malloc((n ? n : 1) * sizeof *res);
+    if (!pred || !res)
+        st = ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1, "out of memory");
+    if (st == IOSAGE_OK)
+        st = out_of_fold(r, n, FOLDS, pred, err);
+    if (st == IOSAGE_OK) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!r[i].healthy)
+                res[m++] = r[i].y - pred[i];
+        c->resid_lo = quantile(res, m, 0.10);
+        c->resid_hi = quantile(res, m, 0.90);
+        int count;
+        fold_figures(r, n, pred, &c->cv_spearman, &c->cv_mae, &count);
+        st = fit(r, n, NULL, &c->booster, err);
+    }
+    free(pred);
+    free(res);
+    free(r);
+    return st;
+}
+
+iosage_status iosage_savings_train(const char *dir, iosage_savings_model **out,
+                                   iosage_error *err)
+{
+    *out = NULL;
+    struct sdata d;
+    iosage_status st = sdata_load(dir, &d, err);
+    iosage_savings_model *m = st == IOSAGE_OK ? calloc(1, sizeof *m) : NULL;
+    if (st == IOSAGE_OK && !m)
+        st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
+    char ids[IOSAGE_SAVINGS_MAX_CHANGES][2][48];
+    int n = st == IOSAGE_OK
+                ? table_changes(&d, ids, IOSAGE_SAVINGS_MAX_CHANGES)
+                : 0;
+    for (int k = 0; k < n && st == IOSAGE_OK; k++) {
+        int measured = 0;
+        for (size_t t = 0; t < d.table.n; t++)
+            measured += d.table_ds[t] >= 0 &&
+                        strcmp(d.table.rows[t].change_id, ids[k][1]) == 0;
+        if (measured < MIN_ROWS)
+            continue;
+        st = train_change(&d, ids[k][0], ids[k][1], &m->c[m->n], err);
+        m->n++;
+    }
+    sdata_free(&d);
+    if (st != IOSAGE_OK) {
+        iosage_savings_model_free(m);
+        return st;
+    }
+    *out = m;
+    return IOSAGE_OK;
+}
+
+void iosage_savings_model_free(iosage_savings_model *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->n; i++)
+        if (m->c[i].booster)
+            ios_xgb()->XGBoosterFree(m->c[i].booster);
+    free(m);
+}
+
+/* --- Saving and loading ---------------------------------------------------- */
+
+static json_t *meta_json(const iosage_savings_model *m)
+{
+    json_t *o = json_object(), *list = json_array();
+    if (!o || !list) {
+        json_decref(o);
+        json_decref(list);
+        return NULL;
+    }
+    json_object_set_new(o, "schema", json_string("iosage-savings-models"));
+    json_object_set_new(o, "version", json_integer(1));
+    json_object_set_new(o, "feature_schema",
+                        json_integer(IOSAGE_FEATURE_SCHEMA_VERSION));
+    json_object_set_new(o, "target", json_string(
+        "share of the job's I/O time the change saves: 1 - 1/(median pair "
+        "ratio), clipped to [-1, 1]"));
+    for (int i = 0; i < m->n; i++) {
+        const struct savings_change_model *c = &m->c[i];
+        json_t *e = json_object();
+        char file[96];
+        snprintf(file, sizeof file, "savings-%s.json", c->change_id);
+        json_object_set_new(e, "pattern", json_string(c->pattern));
+        json_object_set_new(e, "change_id", json_string(c->change_id));
+        json_object_set_new(e, "file", json_string(file));
+        json_object_set_new(e, "measured_rows", json_integer(c->measured_rows));
+        json_object_set_new(e, "healthy_rows", json_integer(c->healthy_rows));
+        json_object_set_new(e, "residual_p10", ios_json_real(ios_round6(c->resid_lo)));
+        json_object_set_new(e, "residual_p90", ios_json_real(ios_round6(c->resid_hi)));
+        json_object_set_new(e, "cv_spearman", ios_json_real(ios_round6(c->cv_spearman)));
+        json_object_set_new(e, "cv_median_abs_error_pp",
+                            ios_json_real(ios_round6(c->cv_mae)));
+        json_array_append_new(list, e);
+    }
+    json_object_set_new(o, "changes", list);
+    return o;
+}
+
+iosage_status iosage_savings_model_save(const iosage_savings_model *m,
+                                        const char *dir, iosage_error *err)
+{
+    iosage_status st = IOSAGE_OK;
+    for (int i = 0; i < m->n && st == IOSAGE_OK; i++) {
+        const char *data = NULL;
+        size_t len = 0;
+        char file[96];
+        snprintf(file, sizeof file, "savings-%s.json", m->c[i].change_id);
+        st = ios_xgb_save(m->c[i].booster, &data, &len, err);
+        if (st == IOSAGE_OK)
+            st = ios_model_write_file(dir, file, data, len, err);
+    }
+    json_t *o = st == IOSAGE_OK ? meta_json(m) : NULL;
+    char *text = o ? ios_json_dumps(o, JSON_INDENT(2)) : NULL;
+    json_decref(o);
+    if (st == IOSAGE_OK && !text)
+        st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
+    if (st == IOSAGE_OK) {
+        size_t len = strlen(text);
+        text[len] = '\n'; /* dumps leaves room: the NUL becomes a newline */
+        st = ios_model_write_file(dir, SAVINGS_FILE, text, len + 1, err);
+    }
+    free(text);
+    return st;
+}
+
+/* A file by name: from dir, or from files[]. *data is malloc'd for dir
+ * (owned: *owned = 1). IOSAGE_E_IO with ENOENT when missing. */
+static iosage_status get_file(const char *dir,
+                              const struct iosage_model_file *files, size_t n,
+                              const char *name, const unsigned char **data,
+                              size_t *len, uint8_t **owned, iosage_error *err)
+{
+    *owned = NULL;
+    if (dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        iosage_status st = ios_read_file(path, 1, owned, len, err);
+        *data = *owned;
+        return st;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(files[i].name, name) == 0) {
+            *data = files[i].data;
+            *len = files[i].size;
+            return IOSAGE_OK;
+        }
+    }
+    return ios_fail(err, IOSAGE_E_IO, name, NULL, -1, "missing");
+}
+
+static double real_or_nan(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static iosage_status load_from(const char *dir,
+                               const struct iosage_model_file *files,
+                               size_t n_files, const char *label,
+                               iosage_savings_model **out, iosage_error *err)
+{
+    *out = NULL;
+    const unsigned char *data;
+    size_t len;
+    uint8_t *owned;
+    if (dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, SAVINGS_FILE);
+        FILE *f = fopen(path, "rb");
+        if (!f && errno == ENOENT)
+            return IOSAGE_OK; /* a bundle without savings models */
+        if (f)
+            fclose(f);
+    } else {
+        int found = 0;
+        for (size_t i = 0; i < n_files; i++)
+            found |= strcmp(files[i].name, SAVINGS_FILE) == 0;
+        if (!found)
+            return IOSAGE_OK;
+    }
+    iosage_status st = get_file(dir, files, n_files, SAVINGS_FILE, &data, &len,
+                                &owned, err);
+    if (st != IOSAGE_OK)
+        return st;
+    json_error_t jerr;
+    json_t *o = ios_json_loadb((const char *)data, len, 0, &jerr);
+    free(owned);
+    const json_t *list = o ? json_object_get(o, "changes") : NULL;
+    if (!o || !json_is_array(list) ||
+        json_integer_value(json_object_get(o, "version")) != 1 ||
+        json_integer_value(json_object_get(o, "feature_schema")) !=
+            IOSAGE_FEATURE_SCHEMA_VERSION) {
+        json_decref(o);
+        return ios_fail(err, IOSAGE_E_CORRUPT, label, SAVINGS_FILE, -1,
+                        "not a savings model list of this version");
+    }
+    iosage_savings_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        json_decref(o);
+        return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1, "out of memory");
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e) {
+        if (st != IOSAGE_OK || m->n == IOSAGE_SAVINGS_MAX_CHANGES)
+            break;
+        struct savings_change_model *c = &m->c[m->n];
+        const char *pattern = json_string_value(json_object_get(e, "pattern"));
+        const char *id = json_string_value(json_object_get(e, "change_id"));
+        const char *file = json_string_value(json_object_get(e, "file"));
+        if (!pattern || !id || !file ||
+            !iosage_validate_known_change(pattern, id)) {
+            st = ios_fail(err, IOSAGE_E_CORRUPT, label, SAVINGS_FILE, -1,
+                          "change %zu: no known pattern, change_id, file", i);
+            break;
+        }
+        snprintf(c->pattern, sizeof c->pattern, "%s", pattern);
+        snprintf(c->change_id, sizeof c->change_id, "%s", id);
+        c->measured_rows = (int)json_integer_value(json_object_get(e, "measured_rows"));
+        c->healthy_rows = (int)json_integer_value(json_object_get(e, "healthy_rows"));
+        c->resid_lo = real_or_nan(e, "residual_p10");
+        c->resid_hi = real_or_nan(e, "residual_p90");
+        c->cv_spearman = real_or_nan(e, "cv_spearman");
+        c->cv_mae = real_or_nan(e, "cv_median_abs_error_pp");
+        st = get_file(dir, files, n_files, file, &data, &len, &owned, err);
+        if (st == IOSAGE_OK)
+            st = ios_xgb_load(data, len, &c->booster, err);
+        if (st == IOSAGE_OK)
+            st = ios_xgb_threads(c->booster, 1, err);
+        free(owned);
+        if (c->booster)
+            m->n++;
+    }
+    json_decref(o);
+    if (st != IOSAGE_OK) {
+        iosage_savings_model_free(m);
+        return st;
+    }
+    *out = m;
+    return IOSAGE_OK;
+}
+
+iosage_status iosage_savings_model_load(const char *dir,
+                                        iosage_savings_model **out,
+                                        iosage_error *err)
+{
+    return load_from(dir, NULL, 0, dir, out, err);
+}
+
+iosage_status iosage_savings_model_load_mem(
+    const struct iosage_model_file *files, size_t n, const char *label,
+    iosage_savings_model **out, iosage_error *err)
+{
+    return load_from(NULL, files, n, label ? label : "memory", out, err);
+}
+
+/* --- Prediction ------------------------------------------------------------ */
+
+int iosage_savings_predict(const iosage_savings_model *m,
+                           const char *change_id, const float *x,
+                           struct iosage_savings_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; m && i < m->n; i++) {
+        const struct savings_change_model *c = &m->c[i];
+        if (strcmp(c->change_id, change_id) != 0)
+            continue;
+        double v;
+        if (predict_one(c->booster, x, &v, NULL) != IOSAGE_OK)
+            return -1;
+        v = clip_saving(v);
+        out->saving = v;
+        out->lo = clip_saving(v + (isnan(c->resid_lo) ? 0 : c->resid_lo));
+        out->hi = clip_saving(v + (isnan(c->resid_hi) ? 0 : c->resid_hi));
+        out->measured_rows = c->measured_rows;
+        return 0;
+    }
+    return -1;
+}
+
+/* --- Evaluation ------------------------------------------------------------ */
+
+/* For the top check: per configuration, the best measured and the best
+ * predicted change so far. */
+struct top_slot {
+    double best_measured, best_predicted;
+    int measured_k, predicted_k, changes;
+};
+
+iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
+                                      struct iosage_savings_eval *out,
+                                      iosage_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct sdata d;
+    iosage_status st = sdata_load(dir, &d, err);
+    size_t nds = st == IOSAGE_OK ? d.ds->n_rows : 0;
+    struct top_slot *top = st == IOSAGE_OK ? calloc(nds ? nds : 1, sizeof *top)
+                                           : NULL;
+    double *healthy_max = st == IOSAGE_OK
+                              ? malloc((nds ? nds : 1) * sizeof *healthy_max)
+                              : NULL;
+    if (st == IOSAGE_OK && (!top || !healthy_max))
+        st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
+    for (size_t i = 0; i < nds && healthy_max; i++) {
+        healthy_max[i] = -INFINITY;
+        top[i].best_measured = top[i].best_predicted = -INFINITY;
+    }
+    int folds = by_kernel ? 0 : FOLDS;
+    /* by kernel: one group per distinct kernel name */
+    const char *kernels[64];
+    int nk = 0;
+    for (size_t i = 0; by_kernel && st == IOSAGE_OK && i < nds; i++) {
+        const char *k = d.ds->kernels ? d.ds->kernels[i] : "";
+        int seen = 0;
+        for (int j = 0; j < nk && !seen; j++)
+            seen = strcmp(kernels[j], k) == 0;
+        if (!seen && nk < 64)
+            kernels[nk++] = k;
+    }
+    if (by_kernel)
+        folds = nk;
+    char ids[IOSAGE_SAVINGS_MAX_CHANGES][2][48];
+    int n = st == IOSAGE_OK ? table_changes(&d, ids, IOSAGE_SAVINGS_MAX_CHANGES)
+                            : 0;
+    for (int k = 0; k < n && st == IOSAGE_OK; k++) {
+        struct srow *r = NULL;
+        size_t nr = 0;
+        st = change_rows(&d, ids[k][1], 0, FOLDS, &r, &nr, err);
+        if (st != IOSAGE_OK)
+            break;
+        if (by_kernel)
+            for (size_t i = 0; i < nr; i++)
+                for (int j = 0; j < nk; j++)
+                    if (strcmp(kernels[j], r[i].kernel) == 0)
+                        r[i].group = j;
+        double *pred = malloc((nr ? nr : 1) * sizeof *pred);
+        if (!pred)
+            st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
+        if (st == IOSAGE_OK)
+            st = out_of_fold(r, nr, folds, pred, err);
+        struct iosage_savings_eval_change *e = &out->changes[out->n_changes++];
+        snprintf(e->pattern, sizeof e->pattern, "%.47s", ids[k][0]);
+        snprintf(e->change_id, sizeof e->change_id, "%.47s", ids[k][1]);
+        if (st == IOSAGE_OK)
+            fold_figures(r, nr, pred, &e->spearman, &e->mae_pp, &e->runs);
+        for (size_t i = 0; st == IOSAGE_OK && i < nr; i++) {
+            if (!r[i].healthy && r[i].y >= IOSAGE_SAVINGS_PAYS)
+                e->measured_pays++;
+            if (!r[i].healthy && pred[i] >= IOSAGE_SAVINGS_PAYS)
+                e->predicted_pays++;
+            if (!r[i].healthy && r[i].y >= IOSAGE_SAVINGS_PAYS &&
+                pred[i] >= IOSAGE_SAVINGS_PAYS)
+                e->both_pay++;
+            struct top_slot *t = &top[r[i].config];
+            if (r[i].healthy) {
+                if (pred[i] > healthy_max[r[i].config])
+                    healthy_max[r[i].config] = pred[i];
+                continue;
+            }
+            t->changes++;
+            if (r[i].y > t->best_measured) {
+                t->best_measured = r[i].y;
+                t->measured_k = k;
+            }
+            if (pred[i] > t->best_predicted) {
+                t->best_predicted = pred[i];
+                t->predicted_k = k;
+            }
+        }
+        free(pred);
+        free(r);
+    }
+    for (size_t i = 0; st == IOSAGE_OK && i < nds; i++) {
+        if (top[i].changes > 0) {
+            out->pattern_runs++;
+            out->top_right += top[i].measured_k == top[i].predicted_k;
+            if (top[i].changes > 1) {
+                out->multi_runs++;
+                out->multi_top_right += top[i].measured_k == top[i].predicted_k;
+            }
+        }
+        if (healthy_max[i] > -INFINITY) {
+            out->healthy_runs++;
+            out->healthy_under += healthy_max[i] < 0.05;
+        }
+    }
+    free(top);
+    free(healthy_max);
+    sdata_free(&d);
+    return st;
+}
