@@ -66,6 +66,9 @@ static void sample_row(struct iosage_batch_row *r)
     r->detected[1] = 1;
     r->top_pattern = 1;
     r->evidence = own("x.h5: 98% of writes under 1 MiB");
+    snprintf(r->best_change, sizeof r->best_change, "collective_io");
+    r->best_saving = 0.375;
+    r->best_saving_s = 12.5;
 }
 
 static void csv_quotes_and_empty_cells(void **state)
@@ -80,7 +83,7 @@ static void csv_quotes_and_empty_cells(void **state)
                        "0.25,1,";
     assert_memory_equal(line, want, strlen(want));
     assert_non_null(strstr(line, ",metadata_intensity,x.h5: 98% of writes "
-                                 "under 1 MiB\n"));
+                                 "under 1 MiB,collective_io,0.375,12.5\n"));
     free(line);
     iosage_batch_row_clear(&r);
     /* an error row has as many cells as the header */
@@ -90,7 +93,7 @@ static void csv_quotes_and_empty_cells(void **state)
     size_t commas = 0;
     for (const char *p = line; *p; p++)
         commas += *p == ',';
-    assert_int_equal(commas, 2 + 11 + 2 * iosage_pattern_count() + 2);
+    assert_int_equal(commas, 2 + 11 + 2 * iosage_pattern_count() + 5);
     assert_memory_equal(line, "bad.darshan,error,boom,,", 24);
     free(line);
     iosage_batch_row_clear(&r);

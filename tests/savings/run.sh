@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# tests/savings/run.sh IOSAGE BENCH_DIR TRACER SRC - measured and predicted
+# savings (docs/savings.md) end to end:
+#   measure  a tiny dataset made by `iosage gen` on drawn emulated systems,
+#            `iosage savings measure` with 3 pairs: one row per change line,
+#            the saving inside its ratio interval, per-write syncs dropped
+#            save more than 30% of the I/O time on the emulated HDD Lustre;
+#            run again: nothing measured, the table unchanged (resume);
+#            a bad changes file: one line naming file and line, exit 3;
+#   labels   the table of savings labels against the configuration labels;
+#   models   trained on data/hpc-runs (its committed savings.tsv) into a copy
+#            of models/default: savings.json lists the changes with the
+#            table's row counts; analyze puts expected_saving on every change
+#            and ranks by it; batch fills best_change for a run with a
+#            pattern and leaves it empty for a healthy one; eval prints the
+#            documented figures.
+# Exit 77 (skip) without mpirun.
+set -u
+iosage=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") bench=$2 tracer=$3 src=$4
+command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+
+# --- measure ------------------------------------------------------------------
+cat >"$tmp/t.sweep" <<'SWEEP'
+tu_sync  ior_like 2 1 throughput_utilization              train --api posix --fsync-per-write --transfer 256k --block 4m
+agic     ior_like 2 1 access_granularity,interface_choice train --api posix --transfer 64k --block 2m
+fine     ior_like 2 1 healthy                             train --api mpiio --collective --transfer 1m --block 2m
+SWEEP
+cat >"$tmp/t.changes" <<'CHANGES'
+# a comment
+tu_sync  throughput_utilization drop_syncs      --api posix --transfer 256k --block 4m
+agic     access_granularity     larger_requests --api posix --transfer 1m --block 2m
+agic     interface_choice       collective_io   --api mpiio --collective --transfer 64k --block 2m
+CHANGES
+"$iosage" gen "$tmp/t.sweep" -o "$tmp/ds" -j 1 -q --bench-dir "$bench" \
+    --tracer "$tracer" --pfs-random lustre-hdd-small --native-share 0
+check "gen" $? 0
+"$iosage" savings measure --runs 3 --bench-dir "$bench" -q "$tmp/t.sweep" \
+    "$tmp/t.changes" "$tmp/ds"
+check "measure" $? 0
+table=$tmp/ds/savings.tsv
+check "rows" "$(awk 'NR>1' "$table" | wc -l)" 3
+check "header" "$(head -1 "$table" | cut -f1-6)" "$(printf 'run_id\tconfig_id\tpattern\tchange_id\tsystem\tpairs')"
+check "pairs" "$(awk -F'\t' 'NR>1 {print $6}' "$table" | sort -u)" 3
+check "runs of the dataset" "$(awk -F'\t' 'NR>1 {print $1}' "$table" | sort -u | tr '\n' ' ')" "agic-r0 tu_sync-r0 "
+check "emulated" "$(awk -F'\t' 'NR>1 {print $5}' "$table" | sort -u)" emulated
+# the saving is 1 - 1/(median ratio), so it lies between 1 - 1/lo and 1 - 1/hi
+inside=$(awk -F'\t' 'NR>1 { s=$9; lo=1-1/$10; hi=1-1/$11;
+  if (s < lo - 1e-3 || s > hi + 1e-3) bad++ } END { print bad+0 }' "$table")
+check "saving inside its interval" "$inside" 0
+# pays = saving >= 10% and the lower ratio above 1
+pays=$(awk -F'\t' 'NR>1 { want = ($9 >= 0.10 && $10 > 1) ? 1 : 0;
+  if ($15 != want) bad++ } END { print bad+0 }' "$table")
+check "pays column" "$pays" 0
+sync_saving=$(awk -F'\t' '$4=="drop_syncs" {print ($9 > 0.30) ? "big" : $9}' "$table")
+check "drop_syncs saves > 30% of the I/O time" "$sync_saving" big
+cp "$table" "$tmp/before.tsv"
+"$iosage" savings measure --runs 3 --bench-dir "$bench" "$tmp/t.sweep" \
+    "$tmp/t.changes" "$tmp/ds" 2>"$tmp/err"
+check "resume exit" $? 0
+grep -q "0 configuration(s) measured, 2 already in" "$tmp/err" && ok || bad "resume: $(tail -1 "$tmp/err")"
+cmp -s "$table" "$tmp/before.tsv" && ok || bad "resume changed the table"
+printf 'agic access_granularity no_such_change --transfer 1m\n' >"$tmp/bad.changes"
+"$iosage" savings measure "$tmp/t.sweep" "$tmp/bad.changes" "$tmp/ds" 2>"$tmp/err"
+check "bad changes exit" $? 3
+check "bad changes lines" "$(wc -l <"$tmp/err")" 1
+grep -q "bad.changes.*line 1: 'access_granularity no_such_change' is not a change id" "$tmp/err" && ok || bad "bad changes message: $(cat "$tmp/err")"
+"$iosage" savings measure "$tmp/t.sweep" "$tmp/t.changes" 2>/dev/null
+check "usage exit" $? 2
+
+# --- labels -------------------------------------------------------------------
+"$iosage" savings labels "$tmp/ds" >"$tmp/labels"
+check "labels exit" $? 0
+grep -q '^| throughput_utilization | 1 | ' "$tmp/labels" && ok || bad "labels table: $(cat "$tmp/labels")"
+grep -q '^| all | 3 | ' "$tmp/labels" && ok || bad "labels total: $(cat "$tmp/labels")"
+
+# --- models on data/hpc-runs ---------------------------------------------------
+data=$src/data/hpc-runs
+if [ -s "$data/savings.tsv" ]; then
+  mkdir "$tmp/bundle"
+  cp "$src"/models/default/*.json "$tmp/bundle/"
+  rm -f "$tmp"/bundle/savings*.json
+  "$iosage" savings train "$data" "$tmp/bundle" 2>"$tmp/err"
+  check "train" $? 0
+  # every change with 5+ measured rows has a model with the table's count
+  want=$(awk -F'\t' 'NR>1 {n[$4]++} END {for (c in n) if (n[c] >= 5) print c, n[c]}' "$data/savings.tsv" | sort)
+  got=$(/usr/bin/python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["changes"]:
+    print(c["change_id"], c["measured_rows"])' "$tmp/bundle/savings.json" | sort)
+  check "models per change" "$got" "$want"
+  # a run of a configuration with 2 measured changes: both get a saving, ranked
+  run=$(awk -F'\t' 'NR>1 {n[$1]++} END {for (r in n) if (n[r] >= 2) print r}' "$data/savings.tsv" | sort | head -1)
+  "$iosage" analyze --model "$tmp/bundle" --format json "$data/logs/$run.darshan" >"$tmp/a.json"
+  check "analyze" $? 0
+  ranked=$(/usr/bin/python3 -c '
+import json, sys
+ch = json.load(open(sys.argv[1]))["advice"]["changes"]
+s = [c["expected_saving"]["io_time_share"] for c in ch if "expected_saving" in c]
+ok = len(s) >= 1 and s == sorted(s, reverse=True) and [c["rank"] for c in ch] == list(range(1, len(ch) + 1))
+ok = ok and all(c["expected_saving"]["range"][0] <= c["expected_saving"]["io_time_share"] + 1e-9 for c in ch if "expected_saving" in c)
+print("ranked" if ok else "not ranked: %s" % s)' "$tmp/a.json")
+  check "changes ranked by expected saving ($run)" "$ranked" ranked
+  "$iosage" analyze --model "$tmp/bundle" "$data/logs/$run.darshan" | grep -q "expected saving: " && ok || bad "text view has no expected saving"
+  healthy=$(awk -F'\t' '$6=="healthy" && $11=="ok" {print $1; exit}' "$data/manifest.tsv")
+  "$iosage" batch --format csv --model "$tmp/bundle" "$data/logs/$run.darshan" \
+      "$data/logs/$healthy.darshan" >"$tmp/b.csv"
+  check "batch" $? 0
+  col=$(head -1 "$tmp/b.csv" | tr ',' '\n' | grep -n '^best_change$' | cut -d: -f1)
+  check "batch best_change of a healthy run" "$(grep -F "$healthy" "$tmp/b.csv" | awk -F, -v c="$col" '{print $c}')" ""
+  best=$(grep -F "$run.darshan" "$tmp/b.csv" | awk -F, -v c="$col" '{print $c}')
+  [ -n "$best" ] && ok || bad "batch best_change empty for $run"
+  "$iosage" savings eval "$data" >"$tmp/eval"
+  check "eval" $? 0
+  grep -q '^top-ranked change = largest measured saving: ' "$tmp/eval" && ok || bad "eval: $(cat "$tmp/eval")"
+  grep -q '^healthy runs with every predicted saving under 5%: ' "$tmp/eval" && ok || bad "eval healthy: $(cat "$tmp/eval")"
+else
+  echo "no $data/savings.tsv: model checks skipped"
+fi
+
+echo "savings: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

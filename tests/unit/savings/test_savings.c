@@ -1,0 +1,163 @@
+/*
+ * tests/unit/savings/test_savings.c - the savings files without running
+ * anything (iosage/savings.h): the changes file (kernel=, comments, blank
+ * lines, line numbers in errors), the savings table (append, read back, a
+ * missing file is empty, a damaged row names its line), 1 - 1/r.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "iosage/savings.h"
+#include "testutil.h"
+
+static char *write_text(const char *dir, const char *name, const char *text)
+{
+    char *path = malloc(strlen(dir) + strlen(name) + 2);
+    sprintf(path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void test_changes_file(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    char *path = write_text(dir, "c.changes",
+        "# header\n"
+        "\n"
+        "fs_md_4  file_strategy  shared_file  kernel=ior_like --api posix "
+        "--block 32m  \n"
+        "tu_8 throughput_utilization drop_syncs --api posix\r\n"
+        "tu_8 throughput_utilization read_once\n");
+    struct iosage_savings_changes c;
+    iosage_error err;
+    assert_int_equal(iosage_savings_changes_load(path, &c, &err), IOSAGE_OK);
+    assert_int_equal(c.n, 3);
+    assert_string_equal(c.v[0].config, "fs_md_4");
+    assert_string_equal(c.v[0].kernel, "ior_like");
+    assert_string_equal(c.v[0].flags, "--api posix --block 32m");
+    assert_int_equal(c.v[0].lineno, 3);
+    assert_string_equal(c.v[1].kernel, "");
+    assert_string_equal(c.v[1].flags, "--api posix");
+    assert_string_equal(c.v[2].change_id, "read_once");
+    assert_string_equal(c.v[2].flags, "");
+    iosage_savings_changes_free(&c);
+    free(path);
+
+    path = write_text(dir, "bad.changes",
+                      "# ok\ntu_8 throughput_utilization drop_syncs\n"
+                      "tu_8 throughput_utilization larger_requests --x\n");
+    assert_int_equal(iosage_savings_changes_load(path, &c, &err),
+                     IOSAGE_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "line 3: 'throughput_utilization "
+                                    "larger_requests' is not a change id"));
+    assert_int_equal(c.n, 0);
+    assert_null(c.v);
+    free(path);
+
+    path = write_text(dir, "short.changes", "tu_8 throughput_utilization\n");
+    assert_int_equal(iosage_savings_changes_load(path, &c, &err),
+                     IOSAGE_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "line 1: expected CONFIG_ID PATTERN"));
+    free(path);
+    free(dir);
+}
+
+static void test_table_roundtrip(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/savings.tsv", dir);
+    struct iosage_savings_table t;
+    iosage_error err;
+    /* no file yet: an empty table */
+    assert_int_equal(iosage_savings_table_load(path, &t, &err), IOSAGE_OK);
+    assert_int_equal(t.n, 0);
+    struct iosage_savings_row rows[2] = {
+        {.run_id = "a-r0", .config = "a", .pattern = "throughput_utilization",
+         .change_id = "drop_syncs", .system = "emulated", .pairs = 5,
+         .io_base_s = 2.0, .io_changed_s = 0.5, .io_saving = 0.75,
+         .io_lo = 3.5, .io_hi = 4.5, .wall_base_s = 3.0,
+         .wall_changed_s = 1.5, .wall_saving = 0.5, .pays = 1},
+        {.run_id = "a-r0", .config = "a", .pattern = "access_granularity",
+         .change_id = "larger_requests", .system = "emulated", .pairs = 5,
+         .io_base_s = 1.0, .io_changed_s = 1.1, .io_saving = -0.1,
+         .io_lo = 0.8, .io_hi = 1.05, .wall_base_s = 2.0,
+         .wall_changed_s = 2.0, .wall_saving = 0, .pays = 0}};
+    assert_int_equal(iosage_savings_table_append(path, rows, 1, &err),
+                     IOSAGE_OK);
+    assert_int_equal(iosage_savings_table_append(path, rows + 1, 1, &err),
+                     IOSAGE_OK);
+    assert_int_equal(iosage_savings_table_load(path, &t, &err), IOSAGE_OK);
+    assert_int_equal(t.n, 2);
+    assert_string_equal(t.rows[0].change_id, "drop_syncs");
+    assert_true(fabs(t.rows[0].io_saving - 0.75) < 1e-9);
+    assert_true(fabs(t.rows[0].io_lo - 3.5) < 1e-9);
+    assert_int_equal(t.rows[0].pays, 1);
+    assert_int_equal(t.rows[1].pairs, 5);
+    assert_true(fabs(t.rows[1].io_saving + 0.1) < 1e-9);
+    assert_int_equal(iosage_savings_table_has(&t, "a"), 1);
+    assert_int_equal(iosage_savings_table_has(&t, "b"), 0);
+    iosage_savings_table_free(&t);
+    /* one header only */
+    size_t len = 0;
+    uint8_t *text = tu_read_file(path, &len);
+    assert_non_null(text);
+    int headers = 0;
+    for (const char *p = (const char *)text; (p = strstr(p, "run_id\t")); p++)
+        headers++;
+    assert_int_equal(headers, 1);
+    free(text);
+    /* a damaged row: the error names its line */
+    FILE *f = fopen(path, "a");
+    fputs("b-r0\tb\tx\n", f);
+    fclose(f);
+    assert_int_equal(iosage_savings_table_load(path, &t, &err),
+                     IOSAGE_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "line 4: not a savings row"));
+    assert_int_equal(t.n, 0);
+    unlink(path);
+    free(dir);
+}
+
+static void test_saving_of_ratio(void **state)
+{
+    (void)state;
+    assert_true(fabs(iosage_savings_of_ratio(2.0) - 0.5) < 1e-12);
+    assert_true(fabs(iosage_savings_of_ratio(1.0)) < 1e-12);
+    assert_true(fabs(iosage_savings_of_ratio(0.5) + 1.0) < 1e-12);
+    assert_true(isnan(iosage_savings_of_ratio(0.0)));
+}
+
+static void test_predict_without_model(void **state)
+{
+    (void)state;
+    float x[8] = {0};
+    struct iosage_savings_prediction p;
+    assert_int_equal(iosage_savings_predict(NULL, "drop_syncs", x, &p), -1);
+    assert_true(p.saving == 0.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_changes_file),
+        cmocka_unit_test(test_table_roundtrip),
+        cmocka_unit_test(test_saving_of_ratio),
+        cmocka_unit_test(test_predict_without_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
