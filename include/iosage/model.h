@@ -333,11 +333,17 @@ IOSAGE_API iosage_status iosage_model_load_mem(
 
 IOSAGE_API void iosage_model_free(iosage_model *m);
 
-/* The bundle's savings models (savings.json beside the classifiers,
- * iosage/savings.h), or NULL when it has none. Owned by m. */
+/* The savings models attached to m (iosage/savings.h), or NULL. Loading a
+ * bundle does not load them: commands that show savings (analyze, batch)
+ * load savings.json with iosage_savings_model_load and attach it, and the
+ * others (detect, eval) do not pay for it. */
 struct iosage_savings_model;
 IOSAGE_API const struct iosage_savings_model *iosage_model_savings(
     const iosage_model *m);
+
+/* m takes s (may be NULL), freeing what it held. */
+IOSAGE_API void iosage_model_attach_savings(iosage_model *m,
+                                            struct iosage_savings_model *s);
 
 /* XGBoost threads used by detection and explanation (0: all cores). A
  * loaded bundle uses 1: one log is one row, and many logs are better

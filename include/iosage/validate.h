@@ -153,6 +153,11 @@ struct iosage_validate_proposal {
     int rank;                                /* 1 = first */
     char pattern[48];
     char change_id[48];
+    int predicted;                           /* the report gave an
+                                                expected_saving */
+    double predicted_saving;                 /* its io_time_share: the
+                                                savings model's prediction
+                                                (docs/savings.md) */
 };
 
 struct iosage_validate_advice {

@@ -12,6 +12,7 @@
 
 #include "mpi_batch.h"
 #include "model/embedded.h"
+#include "iosage/savings.h"
 
 #define MAX_EMBEDDED_FILES 64
 
@@ -22,10 +23,13 @@ enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_BADINPUT = 3, EXIT_INTERNAL = 4 };
 static iosage_model *open_model(const char *dir, int rank)
 {
     iosage_model *m = NULL;
+    iosage_savings_model *savings = NULL;
     iosage_error err;
     iosage_status st;
     if (dir) {
         st = iosage_model_load(dir, &m, &err);
+        if (st == IOSAGE_OK)
+            st = iosage_savings_model_load(dir, &savings, &err);
     } else {
         struct iosage_model_file files[MAX_EMBEDDED_FILES];
         size_t n = ios_embedded_model(files, MAX_EMBEDDED_FILES);
@@ -37,7 +41,14 @@ static iosage_model *open_model(const char *dir, int rank)
         }
         st = iosage_model_load_mem(files, n, "embedded model bundle", &m,
                                    &err);
+        if (st == IOSAGE_OK)
+            st = iosage_savings_model_load_mem(files, n,
+                                               "embedded model bundle",
+                                               &savings, &err);
     }
+    /* the best change and its saving in every row (docs/savings.md) */
+    if (st == IOSAGE_OK)
+        iosage_model_attach_savings(m, savings);
     if (st == IOSAGE_OK)
         st = iosage_model_set_threads(m, 1, &err);
     if (st != IOSAGE_OK) {

@@ -98,6 +98,11 @@ int cli_open_model(const char *dir, int threads, iosage_model **m);
  * code returned. */
 int cli_open_cards(const char *model_dir, iosage_cards **cards);
 
+/* Load the savings models of the bundle (--model DIR, else the embedded
+ * one) and attach them to m; none is no error. CLI_OK or the exit code
+ * after printing the error. */
+int cli_open_savings(const char *model_dir, iosage_model *m);
+
 
 /* Write len bytes to path through a temporary file and a rename, so that a
  * failure leaves no partial file (src/common/ios_outfile.h). Prints the

@@ -244,6 +244,8 @@ int cmd_analyze(int argc, char **argv)
     if (rc == CLI_OK)
         rc = cli_open_cards(a.model_dir, &cards);
     if (rc == CLI_OK)
+        rc = cli_open_savings(a.model_dir, model);
+    if (rc == CLI_OK)
         rc = run(&a, model, cards, iosage_model_savings(model), &an);
     if (rc == CLI_OK)
         rc = render(&a, an->doc);

@@ -90,8 +90,12 @@ int cmd_batch(int argc, char **argv)
     iosage_model *m = NULL;
     ios_batch_one_openmp_thread();
     int rc = cli_open_model(o.model_dir, 1, &m);
-    if (rc != CLI_OK)
+    if (rc == CLI_OK)
+        rc = cli_open_savings(o.model_dir, m);
+    if (rc != CLI_OK) {
+        iosage_model_free(m);
         return rc;
+    }
     double start = ios_batch_now();
     iosage_batch_list list = {0};
     rc = build_list(&o, &list);

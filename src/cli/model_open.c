@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "iosage/savings.h"
 #include "model/embedded.h"
 
 #define MAX_EMBEDDED_FILES 64
@@ -96,3 +97,27 @@ int cli_open_cards(const char *model_dir, iosage_cards **cards)
     return CLI_OK;
 }
 
+
+/* See cli.h. */
+int cli_open_savings(const char *model_dir, iosage_model *m)
+{
+    iosage_error err;
+    iosage_status st;
+    iosage_savings_model *s = NULL;
+    if (model_dir) {
+        st = iosage_savings_model_load(model_dir, &s, &err);
+    } else {
+        struct iosage_model_file files[MAX_EMBEDDED_FILES];
+        size_t n = ios_embedded_model(files, MAX_EMBEDDED_FILES);
+        st = iosage_savings_model_load_mem(files, n < MAX_EMBEDDED_FILES
+                                                      ? n
+                                                      : MAX_EMBEDDED_FILES,
+                                           "embedded model bundle", &s, &err);
+    }
+    if (st != IOSAGE_OK) {
+        cli_print_error(&err);
+        return cli_exit_for(st);
+    }
+    iosage_model_attach_savings(m, s);
+    return CLI_OK;
+}

@@ -81,6 +81,16 @@ const iosage_savings_model *iosage_model_savings(const iosage_model *m)
     return m ? m->savings : NULL;
 }
 
+void iosage_model_attach_savings(iosage_model *m, iosage_savings_model *s)
+{
+    if (!m) {
+        iosage_savings_model_free(s);
+        return;
+    }
+    iosage_savings_model_free(m->savings);
+    m->savings = s;
+}
+
 const char *iosage_model_source(const iosage_model *m)
 {
     return m ? m->source : "";
@@ -672,12 +682,6 @@ static iosage_status load_bundle(const struct source *src, iosage_model **out,
         st = load_slots(root, m, src, err);
     if (st == IOSAGE_OK)
         st = iosage_model_set_threads(m, 1, err);
-    /* the savings models beside the classifiers, when the bundle has them */
-    if (st == IOSAGE_OK)
-        st = src->dir ? iosage_savings_model_load(src->dir, &m->savings, err)
-                      : iosage_savings_model_load_mem(src->files, src->n,
-                                                      src->label, &m->savings,
-                                                      err);
     if (st == IOSAGE_OK) {
         load_info(root, m);
         snprintf(m->source, sizeof m->source, "%s", src->label);

@@ -97,6 +97,12 @@ static void text_change(FILE *out, const struct iosage_validate_scenario *s,
         print_interval(out, &m[i]->stats);
         fprintf(out, ": %s", effect(&m[i]->stats));
     }
+    fprintf(out, "\n             saving of I/O time: measured %.0f%%",
+            100 * (1 - 1 / c->kernel.stats.median));
+    if (c->proposal.predicted)
+        fprintf(out, ", predicted %.0f%%", 100 * c->proposal.predicted_saving);
+    else
+        fputs(", predicted: no savings model", out);
     fputs("\n             labeler after the change: ", out);
     print_labels(out, c->labels_after, c->labeled_after);
     fputc('\n', out);
@@ -189,6 +195,12 @@ static json_t *change_json(const struct iosage_validate_change_result *c)
     json_object_set_new(j, "kernel", json_string(c->change->kernel));
     json_object_set_new(j, "flags", flags_json(&c->change->flags));
     json_object_set_new(j, "runs", json_integer((json_int_t)c->runs));
+    json_object_set_new(j, "measured_saving",
+                        json_real(1 - 1 / c->kernel.stats.median));
+    json_object_set_new(j, "predicted_saving",
+                        c->proposal.predicted
+                            ? json_real(c->proposal.predicted_saving)
+                            : json_null());
     json_t *k = measure_json(&c->kernel);
     json_object_update(j, k); /* the kernel's seconds are the headline */
     json_decref(k);
@@ -276,16 +288,21 @@ static void md_row(FILE *out, const struct iosage_validate_run *sr,
         fprintf(out, " [%s]", c->change->kernel);
     fputs(" | ", out);
     if (c->outcome != IOSAGE_VALIDATE_MEASURED) {
-        fputs("— | — | no configuration | — | — | — | — |\n", out);
+        fputs("— | — | no configuration | — | — | — | — | — | — |\n", out);
         return;
     }
     const struct iosage_validate_stats *k = &c->kernel.stats;
     const struct iosage_validate_stats *w = &c->wall.stats;
     const char *bold = k->significant ? "**" : "";
+    char predicted[32] = "—";
+    if (c->proposal.predicted)
+        snprintf(predicted, sizeof predicted, "%.0f%%",
+                 100 * c->proposal.predicted_saving);
     fprintf(out, "%.3f | %.3f | %s%.2fx%s | %.2f–%.2f (%.1f%%) | %s | "
-            "%.2fx (%.2f–%.2f) | %s |\n", c->kernel.median_without,
-            c->kernel.median_with, bold, k->median, bold, k->lo, k->hi,
-            100 * k->coverage, effect(k), w->median, w->lo, w->hi,
+            "%.0f%% | %s | %.2fx (%.2f–%.2f) | %s |\n",
+            c->kernel.median_without, c->kernel.median_with, bold, k->median,
+            bold, k->lo, k->hi, 100 * k->coverage, effect(k),
+            100 * (1 - 1 / k->median), predicted, w->median, w->lo, w->hi,
             !c->labeled_after ? "?" : pattern_gone(c) ? "yes" : "no");
 }
 
@@ -294,18 +311,19 @@ void iosage_report_validate_markdown(FILE *out,
 {
     fputs("| scenario | ranks | pattern | change | baseline (s) | changed (s) "
           "| speedup | interval (coverage) | effect "
+          "| saving measured | saving predicted "
           "| wall speedup (interval) | pattern gone |\n"
-          "|---|---:|---|---|---:|---:|---:|---|---|---|---|\n", out);
+          "|---|---:|---|---|---:|---:|---:|---|---|---:|---:|---|---|\n", out);
     for (int i = 0; i < n; i++) {
         const struct iosage_validate_run *sr = &runs[i];
         if (sr->st != IOSAGE_OK) {
-            fprintf(out, "| %s | %d | — | error: %s | | | | | | | |\n",
+            fprintf(out, "| %s | %d | — | error: %s | | | | | | | | | |\n",
                     sr->s->name, sr->s->ranks, sr->error);
             continue;
         }
         const struct iosage_validate_result *r = &sr->r;
         if (r->n_results == 0)
-            fprintf(out, "| %s | %d | %s | %s | | | | | | | |\n", sr->s->name,
+            fprintf(out, "| %s | %d | %s | %s | | | | | | | | | |\n", sr->s->name,
                     sr->s->ranks, sr->s->healthy ? "(healthy)" : "—",
                     iosage_validate_verdict_text(r->verdict));
         for (size_t k = 0; k < r->n_results; k++)

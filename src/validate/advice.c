@@ -48,6 +48,10 @@ static iosage_status read_changes(json_t *changes, const char *name,
                             "change_id", i);
         long long r = json_integer_value(rank);
         p->rank = r < 0 ? 0 : r > 1000000 ? 1000000 : (int)r;
+        json_t *share = json_object_get(json_object_get(c, "expected_saving"),
+                                        "io_time_share");
+        p->predicted = json_is_number(share);
+        p->predicted_saving = p->predicted ? json_number_value(share) : 0;
         out->n++;
     }
     qsort(out->changes, out->n, sizeof out->changes[0], by_rank);
