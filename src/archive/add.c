@@ -8,6 +8,7 @@
  * IOSAGE_ARCHIVE_COMMIT_ROWS rows or IOSAGE_ARCHIVE_COMMIT_SECONDS seconds:
  * a crash loses at most that transaction, never half of a row.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static const char sql_insert_log[] =
     "run_time, io_time, io_time_share, bytes_read, bytes_written, healthy, "
     "gate_score, top_pattern, evidence, saved_seconds) VALUES(?1, ?2, ?3, ?4, "
     "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
-    "?20, ?21, ?22, ?23, ?24, NULL)";
+    "?20, ?21, ?22, ?23, ?24, ?25)";
 
 /* What the archive reads from the file itself, beside the row. */
 struct file_facts {
@@ -76,7 +77,7 @@ static iosage_status prepare(iosage_archive *a, iosage_error *err)
         {&a->ins_finding, "INSERT INTO findings(log_id, pattern, score, "
                           "detected) VALUES(?1, ?2, ?3, ?4)"},
         {&a->ins_change, "INSERT INTO changes(log_id, rank, pattern, change, "
-                         "saved_seconds) VALUES(?1, ?2, ?3, ?4, NULL)"},
+                         "saved_seconds) VALUES(?1, ?2, ?3, ?4, ?5)"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!*want[i].s &&
@@ -119,6 +120,8 @@ static void bind_job(sqlite3_stmt *s, const struct iosage_batch_row *row,
         sqlite3_bind_text(s, 23, top->id, -1, SQLITE_STATIC);
     if (row->evidence)
         sqlite3_bind_text(s, 24, row->evidence, -1, SQLITE_STATIC);
+    if (!isnan(row->best_saving_s))
+        sqlite3_bind_double(s, 25, row->best_saving_s);
 }
 
 /* The logs row; its id into *id. */
@@ -148,8 +151,21 @@ static iosage_status insert_log(iosage_archive *a,
     return IOSAGE_OK;
 }
 
+/* 1 when detected pattern a's change goes before b's: the larger
+ * predicted saving first (none last), then the higher score. */
+static int change_before(const struct iosage_batch_row *row, int a, int b)
+{
+    double sa = row->saving_s[a], sb = row->saving_s[b];
+    if (isnan(sa) != isnan(sb))
+        return !isnan(sa);
+    if (!isnan(sa) && sa != sb)
+        return sa > sb;
+    return row->score[a] > row->score[b];
+}
+
 /* One findings row per pattern and one changes row per detected pattern,
- * best score first. */
+ * the largest predicted saving first (best score first without savings
+ * models). */
 static iosage_status insert_findings(iosage_archive *a, sqlite3_int64 id,
                                      const struct iosage_batch_row *row,
                                      iosage_error *err)
@@ -169,8 +185,8 @@ static iosage_status insert_findings(iosage_archive *a, sqlite3_int64 id,
             return ios_archive_fail(a, IOSAGE_E_IO, "insert finding", err);
         if (!row->detected[k])
             continue;
-        int j = n++; /* insertion sort by score, descending */
-        while (j > 0 && row->score[order[j - 1]] < row->score[k]) {
+        int j = n++; /* insertion sort, change_before first */
+        while (j > 0 && change_before(row, k, order[j - 1])) {
             order[j] = order[j - 1];
             j--;
         }
@@ -184,6 +200,10 @@ static iosage_status insert_findings(iosage_archive *a, sqlite3_int64 id,
         sqlite3_bind_int(s, 2, r + 1);
         sqlite3_bind_text(s, 3, p->id, -1, SQLITE_STATIC);
         sqlite3_bind_text(s, 4, p->change ? p->change : "", -1, SQLITE_STATIC);
+        if (isnan(row->saving_s[order[r]]))
+            sqlite3_bind_null(s, 5);
+        else
+            sqlite3_bind_double(s, 5, row->saving_s[order[r]]);
         if (sqlite3_step(s) != SQLITE_DONE)
             return ios_archive_fail(a, IOSAGE_E_IO, "insert change", err);
     }

@@ -4,6 +4,7 @@
  * through the API read back by the queries, with its findings, changes,
  * replacement and the selection rules; the SQL of every query exists.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -70,6 +71,9 @@ static void make_row(struct iosage_batch_row *r, char *path, int64_t job_id)
     r->score[2] = 0.9;
     r->detected[2] = 1;
     r->top_pattern = 2;
+    r->best_saving = r->best_saving_s = NAN; /* no savings model */
+    for (int k = 0; k < IOSAGE_MAX_PATTERNS; k++)
+        r->saving_s[k] = NAN;
 }
 
 /* Cell (row, column name) of t. */
@@ -128,6 +132,22 @@ static void test_add_and_query(void **state)
     assert_non_null(pats);
     assert_int_equal(strlen(pats), strlen(both));
     assert_null(cell(&t, 0, "saved_hours"));
+    iosage_archive_table_free(&t);
+
+    /* with predicted savings: the log's saved_seconds is its best change's,
+     * and the changes go largest saving first (pattern 0 although pattern 2
+     * scores higher) */
+    make_row(&r, log_path, 44);
+    r.saving_s[0] = 5400;
+    r.saving_s[2] = 1800;
+    r.best_saving_s = 5400;
+    snprintf(r.best_change, sizeof r.best_change, "larger_requests");
+    assert_int_equal(iosage_archive_add(a, &r, "b1", &err), IOSAGE_OK);
+    assert_int_equal(iosage_archive_commit(a, &err), IOSAGE_OK);
+    assert_int_equal(iosage_archive_query(a, IOSAGE_Q_JOBS, &flt, &t, &err),
+                     IOSAGE_OK);
+    assert_int_equal(t.nrow, 1);
+    assert_string_equal(cell(&t, 0, "saved_hours"), "1.5");
     iosage_archive_table_free(&t);
 
     /* the same file, same bundle: nothing to do; another bundle: only
