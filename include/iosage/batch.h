@@ -117,9 +117,10 @@ struct iosage_batch_row {
                                or "" */
     double best_saving;     /* its share of the I/O time, NaN without */
     double best_saving_s;   /* the same in seconds of the slowest rank */
-    double saving_s[IOSAGE_MAX_PATTERNS]; /* per detected pattern: seconds
-                               its best change is predicted to save, NaN
-                               without a model (the archive's changes) */
+    double saving[IOSAGE_MAX_PATTERNS]; /* per detected pattern: the share
+                               of the I/O time its best change is predicted
+                               to save, NaN without a model (the archive's
+                               changes) */
 };
 
 /* Seconds spent per stage, summed (iosage batch --profile). */

@@ -120,8 +120,10 @@ static void bind_job(sqlite3_stmt *s, const struct iosage_batch_row *row,
         sqlite3_bind_text(s, 23, top->id, -1, SQLITE_STATIC);
     if (row->evidence)
         sqlite3_bind_text(s, 24, row->evidence, -1, SQLITE_STATIC);
-    if (!isnan(row->best_saving_s))
-        sqlite3_bind_double(s, 25, row->best_saving_s);
+    /* rank-seconds, as io_time: the share of the I/O time the best change
+     * saves, of the I/O time summed over ranks */
+    if (!isnan(row->best_saving))
+        sqlite3_bind_double(s, 25, row->best_saving * row->io_time);
 }
 
 /* The logs row; its id into *id. */
@@ -155,7 +157,7 @@ static iosage_status insert_log(iosage_archive *a,
  * predicted saving first (none last), then the higher score. */
 static int change_before(const struct iosage_batch_row *row, int a, int b)
 {
-    double sa = row->saving_s[a], sb = row->saving_s[b];
+    double sa = row->saving[a], sb = row->saving[b];
     if (isnan(sa) != isnan(sb))
         return !isnan(sa);
     if (!isnan(sa) && sa != sb)
@@ -200,10 +202,10 @@ static iosage_status insert_findings(iosage_archive *a, sqlite3_int64 id,
         sqlite3_bind_int(s, 2, r + 1);
         sqlite3_bind_text(s, 3, p->id, -1, SQLITE_STATIC);
         sqlite3_bind_text(s, 4, p->change ? p->change : "", -1, SQLITE_STATIC);
-        if (isnan(row->saving_s[order[r]]))
+        if (isnan(row->saving[order[r]]))
             sqlite3_bind_null(s, 5);
         else
-            sqlite3_bind_double(s, 5, row->saving_s[order[r]]);
+            sqlite3_bind_double(s, 5, row->saving[order[r]] * row->io_time);
         if (sqlite3_step(s) != SQLITE_DONE)
             return ios_archive_fail(a, IOSAGE_E_IO, "insert change", err);
     }

@@ -9,7 +9,7 @@
  * "I/O hours" are the job's I/O time summed over its ranks (LABELING.md),
  * in hours; "hours at stake" the I/O hours of jobs with a detected
  * pattern (an upper bound of what changes could save); "saved hours" the
- * predicted saving, NULL until issue 16 provides predictions. Weeks are
+ * predicted saving (NULL without savings models, docs/savings.md). Weeks are
  * named by their Monday (UTC).
  */
 #include <stdlib.h>

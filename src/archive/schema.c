@@ -9,7 +9,7 @@
  * Version 1: logs (one row per log: identity, job, verdicts) and findings
  *            (every pattern's score and verdict per log).
  * Version 2: changes (the ranked changes of a log, with a predicted saving
- *            once issue 16 provides one) and logs.saved_seconds.
+ *            from the savings models, docs/savings.md) and logs.saved_seconds.
  */
 #include <string.h>
 
@@ -54,7 +54,7 @@ const char ios_archive_migrate_v1_v2[] =
     "  rank INTEGER NOT NULL,\n"       /* 1 = the first change to make */
     "  pattern TEXT NOT NULL,\n"
     "  change TEXT NOT NULL,\n"
-    "  saved_seconds REAL,\n"          /* predicted; NULL until issue 16 */
+    "  saved_seconds REAL,\n"          /* predicted; NULL without a model */
     "  PRIMARY KEY(log_id, rank)) WITHOUT ROWID;\n";
 
 /* Insert one change row. */

@@ -37,7 +37,7 @@ void iosage_batch_row_clear(struct iosage_batch_row *row)
     row->top_pattern = -1;
     row->best_saving = row->best_saving_s = NAN;
     for (int k = 0; k < IOSAGE_MAX_PATTERNS; k++)
-        row->saving_s[k] = NAN;
+        row->saving[k] = NAN;
 }
 
 iosage_status iosage_batch_row_error(struct iosage_batch_row *row,
@@ -234,7 +234,7 @@ static void fill_best_change(struct iosage_batch_row *row,
     row->best_change[0] = '\0';
     row->best_saving = row->best_saving_s = NAN;
     for (int k = 0; k < IOSAGE_MAX_PATTERNS; k++)
-        row->saving_s[k] = NAN;
+        row->saving[k] = NAN;
     for (int k = 0; sm && !d->healthy && k < d->n_patterns; k++) {
         const struct iosage_pattern *p = iosage_pattern_get(k);
         for (int i = 0; d->detected[k] && p && p->changes && p->changes[i].id;
@@ -243,8 +243,8 @@ static void fill_best_change(struct iosage_batch_row *row,
             if (iosage_savings_predict(sm, p->changes[i].id, x, &pr) != 0)
                 continue;
             double secs = pr.saving * t->job.rank_time_max;
-            if (isnan(row->saving_s[k]) || secs > row->saving_s[k])
-                row->saving_s[k] = secs;
+            if (isnan(row->saving[k]) || pr.saving > row->saving[k])
+                row->saving[k] = pr.saving;
             if (!isnan(row->best_saving) && pr.saving <= row->best_saving)
                 continue;
             snprintf(row->best_change, sizeof row->best_change, "%s",

@@ -133,7 +133,7 @@ static int put_patterns(json_t *o, const struct iosage_batch_row *r)
         bad |= put(p, "score", real(r->score[k]));
         bad |= put(p, "detected", json_boolean(r->detected[k]));
         if (r->detected[k])
-            bad |= put(p, "saving_seconds", real(r->saving_s[k]));
+            bad |= put(p, "saving", real(r->saving[k]));
     }
     return bad ? -1 : 0;
 }
@@ -276,8 +276,7 @@ static void parse_fields(const json_t *o, struct iosage_batch_row *r, int *bad)
         const json_t *p = json_object_get(pats, iosage_pattern_get(k)->id);
         r->score[k] = get_real(p, "score", bad);
         r->detected[k] = get_bool(p, "detected", bad);
-        r->saving_s[k] = r->detected[k] ? get_real(p, "saving_seconds", bad)
-                                        : NAN;
+        r->saving[k] = r->detected[k] ? get_real(p, "saving", bad) : NAN;
     }
     const json_t *top = json_object_get(o, "top_pattern");
     r->top_pattern = json_is_string(top)

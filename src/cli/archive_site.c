@@ -271,14 +271,20 @@ static void kpi(ios_text *o, const char *value, const char *label,
 /* The headline numbers: sums over the weeks table. */
 static void overview_kpis(ios_text *o, const struct site_data *d)
 {
-    double jobs = 0, io = 0, stake = 0, flagged = 0;
+    double jobs = 0, io = 0, stake = 0, flagged = 0, gain = 0;
+    int have_gain = 0;
     for (size_t r = 0; r < d->weeks.nrow; r++) {
         jobs += num(site_cell(&d->weeks, r, "jobs"));
         io += num(site_cell(&d->weeks, r, "io_hours"));
         stake += num(site_cell(&d->weeks, r, "hours_at_stake"));
         flagged += num(site_cell(&d->weeks, r, "flagged_jobs"));
+        const char *g = site_cell(&d->weeks, r, "saved_hours");
+        if (g && g[0]) {
+            have_gain = 1;
+            gain += num(g);
+        }
     }
-    char v[4][64];
+    char v[5][64];
     snprintf(v[0], sizeof v[0], "%.0f", jobs);
     snprintf(v[1], sizeof v[1], "%.1f", io);
     snprintf(v[2], sizeof v[2], "%.1f", stake);
@@ -288,7 +294,13 @@ static void overview_kpis(ios_text *o, const struct site_data *d)
     kpi(o, v[1], "hours in I/O", "I/O time summed over ranks");
     kpi(o, v[2], "hours at stake", "I/O hours of jobs with a pattern");
     kpi(o, v[3], "jobs with a pattern", NULL);
-    kpi(o, "n/a", "hours to gain", "no predicted savings yet (issue 16)");
+    snprintf(v[4], sizeof v[4], "%.1f", gain);
+    if (have_gain)
+        kpi(o, v[4], "hours to gain", "predicted saving of each job's best "
+            "change (docs/savings.md)");
+    else
+        kpi(o, "n/a", "hours to gain", "the model bundle that analysed these "
+            "logs had no savings models");
     page_put(o, "</div>\n");
 }
 

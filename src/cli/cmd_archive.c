@@ -47,7 +47,7 @@ static void archive_help(void)
           "  --since DATE   jobs that started on or after DATE (YYYY-MM-DD, UTC)\n"
           "  --until DATE   jobs that started on or before DATE\n"
           "  --by io|saved  order by I/O hours (default) or by predicted hours\n"
-          "                 saved (empty until predictions exist: issue 16)\n"
+          "                 saved (empty when the bundle had no savings models)\n"
           "  --limit N      at most N rows (default 20 for apps, users, jobs;\n"
           "                 none for the others)\n"
           "  -o DIR         site: the output directory (created 0700)\n"

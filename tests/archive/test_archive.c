@@ -73,7 +73,7 @@ static void make_row(struct iosage_batch_row *r, char *path, int64_t job_id)
     r->top_pattern = 2;
     r->best_saving = r->best_saving_s = NAN; /* no savings model */
     for (int k = 0; k < IOSAGE_MAX_PATTERNS; k++)
-        r->saving_s[k] = NAN;
+        r->saving[k] = NAN;
 }
 
 /* Cell (row, column name) of t. */
@@ -138,9 +138,10 @@ static void test_add_and_query(void **state)
      * and the changes go largest saving first (pattern 0 although pattern 2
      * scores higher) */
     make_row(&r, log_path, 44);
-    r.saving_s[0] = 5400;
-    r.saving_s[2] = 1800;
-    r.best_saving_s = 5400;
+    r.saving[0] = 0.75; /* of io_time 7200 s: 5400 s */
+    r.saving[2] = 0.25;
+    r.best_saving = 0.75;
+    r.best_saving_s = 37.5; /* the slowest rank's: not what the archive sums */
     snprintf(r.best_change, sizeof r.best_change, "larger_requests");
     assert_int_equal(iosage_archive_add(a, &r, "b1", &err), IOSAGE_OK);
     assert_int_equal(iosage_archive_commit(a, &err), IOSAGE_OK);
