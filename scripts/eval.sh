@@ -81,4 +81,14 @@ echo
 # --- 5. when the file system changes --------------------------------------------
 section "When the file system changes (scripts/eval-systems.sh)"
 "$root/scripts/eval-systems.sh" "$iosage" "$data" "$out/systems" | tee "$out/systems.md"
+
+# --- 6. savings (docs/savings.md) -------------------------------------------------
+if [ -s "$data/savings.tsv" ]; then
+  section "Savings labels (iosage savings labels)"
+  "$iosage" savings labels "$data" | tee "$out/savings-labels.md"
+  section "Predicted savings, 5 folds of configurations (iosage savings eval)"
+  "$iosage" savings eval "$data" | tee "$out/savings-eval.md"
+  section "Predicted savings, one kernel family left out (iosage savings eval --by-kernel)"
+  "$iosage" savings eval --by-kernel "$data" | tee "$out/savings-eval-loko.md"
+fi
 [ "$same" = yes ]
