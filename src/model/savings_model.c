@@ -6,9 +6,9 @@
  *
  * The rows of change C: every measured row of C (the features of the run
  * whose system the campaign used, the measured saving clipped to [-1, 1]:
- * "at least doubles the I/O time" is as bad as it needs to be), plus the
- * first run of every healthy configuration with a saving of 0 (no change
- * pays on a job without a bottleneck; an assumption, not a measurement).
+ * "at least doubles the I/O time" is as bad as it needs to be), plus every
+ * run of every healthy configuration with a saving of 0 (no change pays on
+ * a job without a bottleneck; an assumption, not a measurement).
  *
  * The typical range of a prediction comes from the residuals (measured -
  * predicted) of a 5-fold cross-validation inside training: its 10th and
@@ -100,8 +100,10 @@ static char *config_of(const char *run_id)
 }
 
 /* The manifest's labels column: healthy[i] = 1 for ds row i when its
- * configuration is labeled healthy and it is the configuration's first
- * run in the dataset. */
+ * configuration is labeled healthy. Every run of such a configuration is a
+ * zero-saving row (its first run alone: 67-68 of 87 healthy configurations
+ * under 5% in `savings eval` on the first 55 measured configurations;
+ * every run: 78 of 87). */
 static iosage_status mark_healthy(const char *dir, struct sdata *d,
                                   iosage_error *err)
 {
@@ -146,11 +148,6 @@ static iosage_status mark_healthy(const char *dir, struct sdata *d,
                 d->healthy[i] = 1;
     }
     free(text);
-    /* one run per healthy configuration: the first in the dataset */
-    for (size_t i = 0; i < d->ds->n_rows; i++)
-        for (size_t j = 0; j < i && d->healthy[i]; j++)
-            if (d->healthy[j] && strcmp(d->configs[i], d->configs[j]) == 0)
-                d->healthy[i] = 0;
     return IOSAGE_OK;
 }
 

@@ -122,9 +122,10 @@ void rep_expected_saving(rep_out *o, const json_t *change)
         put_seconds(o, secs);
         rep_puts(o, " of this job)");
     } else {
-        rep_printf(o, "none: %.0f%% more I/O time (", -100 * share);
+        rep_printf(o, "none expected: it would add %.0f%% to the I/O time (",
+                   -100 * share);
         put_seconds(o, secs);
-        rep_puts(o, " more in this job)");
+        rep_puts(o, " in this job)");
     }
     const json_t *lo = json_array_get(range, 0), *hi = json_array_get(range, 1);
     if (json_is_number(lo) && json_is_number(hi))
