@@ -23,7 +23,7 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build demo check stress bench eval fuzz dataset deps deps-check install clean
+.PHONY: all build demo check stress bench eval fuzz dataset savings deps deps-check install clean
 
 all: build
 
@@ -73,6 +73,15 @@ dataset: build
 	rm -rf $(DATASET)
 	./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 $(GEN_FLAGS) || ./$(BUILD)/iosage gen $(SWEEP) -o $(DATASET) -j 2 $(GEN_FLAGS)
 	scripts/check-labels.sh -b $(BUILD)/iosage $(DATASET)
+
+# What each change saves (docs/savings.md): paired runs of every change of
+# CHANGES on the dataset's drawn systems (resumes where it stopped; about
+# 2.8 hours for hpc.changes on this machine), then the savings models into
+# the shipped bundle.
+CHANGES ?= bench/sweeps/hpc.changes
+savings: build
+	./$(BUILD)/iosage savings measure $(SWEEP) $(CHANGES) $(DATASET)
+	./$(BUILD)/iosage savings train $(DATASET) models/default
 
 deps:
 	scripts/install-deps
