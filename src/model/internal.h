@@ -169,6 +169,16 @@ int ios_metrics_from_json(const json_t *o, int n_patterns,
 /* Round to 6 decimals (NAN stays NAN), so bundle.json stays readable. */
 double ios_round6(double v);
 
+/* --- savings_model.c ------------------------------------------------------ */
+
+/* The q-quantile (0..1) of v[0..n), linear between order statistics
+ * (NaN for n = 0); v is sorted in place. */
+double ios_quantile(double *v, size_t n, double q);
+
+/* Spearman's rank correlation of a[0..n) and b[0..n), ties given their
+ * mean rank; NaN for n < 3 or when either is constant. */
+double ios_spearman(const double *a, const double *b, size_t n);
+
 /* --- detect.c ------------------------------------------------------------- */
 
 /* Apply the detection rule to one row: the I/O share gate on io_share

@@ -365,9 +365,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The q-quantile (0..1) of v[0..n), linear between order statistics; v is
- * sorted in place. */
-static double quantile(double *v, size_t n, double q)
+/* See internal.h. */
+double ios_quantile(double *v, size_t n, double q)
 {
     if (n == 0)
         return NAN;
@@ -391,8 +390,8 @@ static void ranks_of(const double *v, size_t n, double *rank)
     }
 }
 
-/* Spearman's rank correlation of a and b (NaN for n < 3 or a constant). */
-static double spearman(const double *a, const double *b, size_t n)
+/* See internal.h. */
+double ios_spearman(const double *a, const double *b, size_t n)
 {
     if (n < 3)
         return NAN;
@@ -435,8 +434,8 @@ static void fold_figures(const struct srow *r, size_t n, const double *pred,
         e[m] = fabs(pred[i] - r[i].y) * 100;
         m++;
     }
-    *rho = a && b ? spearman(a, b, m) : NAN;
-    *mae_pp = e ? quantile(e, m, 0.5) : NAN;
+    *rho = a && b ? ios_spearman(a, b, m) : NAN;
+    *mae_pp = e ? ios_quantile(e, m, 0.5) : NAN;
     *count = (int)m;
     free(a);
     free(b);
@@ -473,8 +472,8 @@ static iosage_status train_change(const struct sdata *d, const char *pattern,
         for (size_t i = 0; i < n; i++)
             if (!r[i].healthy)
                 res[m++] = r[i].y - pred[i];
-        c->resid_lo = quantile(res, m, 0.10);
-        c->resid_hi = quantile(res, m, 0.90);
+        c->resid_lo = ios_quantile(res, m, 0.10);
+        c->resid_hi = ios_quantile(res, m, 0.90);
         int count;
         fold_figures(r, n, pred, &c->cv_spearman, &c->cv_mae, &count);
         st = fit(r, n, NULL, &c->booster, err);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "iosage/savings.h"
+#include "model/internal.h"
 #include "testutil.h"
 
 static char *write_text(const char *dir, const char *name, const char *text)
@@ -142,6 +143,25 @@ static void test_saving_of_ratio(void **state)
     assert_true(isnan(iosage_savings_of_ratio(0.0)));
 }
 
+static void test_rank_statistics(void **state)
+{
+    (void)state;
+    double a[] = {1, 2, 3, 4}, b[] = {10, 20, 30, 40}, r[] = {4, 3, 2, 1};
+    assert_true(fabs(ios_spearman(a, b, 4) - 1.0) < 1e-12);
+    assert_true(fabs(ios_spearman(a, r, 4) + 1.0) < 1e-12);
+    /* ties: ranks 1, 2.5, 2.5, 4 against 1..4: 4.5 / sqrt(4.5 * 5) */
+    double t[] = {1, 2, 2, 3};
+    assert_true(fabs(ios_spearman(t, a, 4) - 4.5 / sqrt(22.5)) < 1e-12);
+    assert_true(isnan(ios_spearman(a, b, 2)));
+    double c[] = {5, 5, 5, 5};
+    assert_true(isnan(ios_spearman(a, c, 4)));
+    double q[] = {5, 1, 4, 2, 3};
+    assert_true(fabs(ios_quantile(q, 5, 0.10) - 1.4) < 1e-12);
+    assert_true(fabs(ios_quantile(q, 5, 0.90) - 4.6) < 1e-12);
+    assert_true(fabs(ios_quantile(q, 5, 0.5) - 3.0) < 1e-12);
+    assert_true(isnan(ios_quantile(q, 0, 0.5)));
+}
+
 static void test_predict_without_model(void **state)
 {
     (void)state;
@@ -157,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_changes_file),
         cmocka_unit_test(test_table_roundtrip),
         cmocka_unit_test(test_saving_of_ratio),
+        cmocka_unit_test(test_rank_statistics),
         cmocka_unit_test(test_predict_without_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
