@@ -13,6 +13,8 @@
  *   iosage: <cmd>: <option> needs a value
  *   iosage: <cmd>: unknown option '<arg>'
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -108,4 +110,13 @@ int cli_args_next(struct cli_args *it)
     }
     it->value = s;
     return CLI_ARG_OPERAND;
+}
+
+/* See cli.h. */
+long cli_int_arg(const char *s, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return errno || end == s || *end || v < min || v > max ? -1 : v;
 }

@@ -38,6 +38,9 @@ int cli_exit_for(iosage_status st);
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
 
+/* The whole decimal number s when it lies in [min, max], else -1. */
+long cli_int_arg(const char *s, long min, long max);
+
 /* --- arguments (args.c) ---------------------------------------------------
  * A command's options: a table ended by {0}, each entry with its name
  * ("--output"), an optional alias ("-o"), whether it takes a value, and the
@@ -141,6 +144,12 @@ int cmd_dump(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_savings(int argc, char **argv);
+
+/* --runs, --warmup, --timeout of validate and savings into o: 1 taken, -1
+ * a bad number (nothing printed), 0 not one of them. */
+struct iosage_validate_options;
+int cli_validate_run_option(struct iosage_validate_options *o,
+                            const char *opt, const char *val);
 int cmd_train(int argc, char **argv);
 int cmd_label(int argc, char **argv);
 int cmd_rules(int argc, char **argv);

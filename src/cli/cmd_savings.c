@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ios_text.h"
 #include "gen/gen.h"
 #include "iosage/darshan.h"
 #include "iosage/label.h"
@@ -93,26 +94,12 @@ static const struct cli_option savings_options[] = {
     {"--quiet", "-q", 0, OPT_QUIET},
     {0}};
 
-static long int_arg(const char *s, long min, long max)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    return errno || end == s || *end || v < min || v > max ? -1 : v;
-}
-
 static int take_value(struct savings_args *a, const char *opt, const char *val)
 {
     long v = 0;
-    if (strcmp(opt, "--runs") == 0) {
-        v = int_arg(val, 1, IOSAGE_VALIDATE_MAX_RUNS);
-        a->o.runs = (int)v;
-    } else if (strcmp(opt, "--warmup") == 0) {
-        v = int_arg(val, 0, 100);
-        a->o.warmup = (int)v;
-    } else if (strcmp(opt, "--timeout") == 0) {
-        v = int_arg(val, 1, 86400);
-        a->o.timeout_s = (int)v;
+    int timing = cli_validate_run_option(&a->o, opt, val);
+    if (timing != 0) {
+        v = timing;
     } else if (strcmp(opt, "--only") == 0) {
         a->only = val;
     } else if (strcmp(opt, "--bench-dir") == 0) {
@@ -200,20 +187,6 @@ static int column(char **cols, int n, const char *name)
     return -1;
 }
 
-static int split_tabs(char *line, char **cols, int max)
-{
-    int n = 0;
-    while (n < max) {
-        cols[n++] = line;
-        char *tab = strchr(line, '\t');
-        if (!tab)
-            break;
-        *tab = '\0';
-        line = tab + 1;
-    }
-    return n;
-}
-
 static int read_first_runs(const char *dataset, struct first_runs *out)
 {
     char path[PATH_MAX];
@@ -232,7 +205,7 @@ static int read_first_runs(const char *dataset, struct first_runs *out)
     size_t cap = 0;
     for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
         line[strcspn(line, "\r\n")] = '\0';
-        int n = split_tabs(line, cols, 32);
+        int n = ios_split_tabs(line, cols, 32);
         if (lineno == 1) {
             for (int i = 0; i < 6; i++)
                 ci[i] = column(cols, n, names[i]);

@@ -84,28 +84,30 @@ static void validate_help(void)
 
 /* --- Command line -------------------------------------------------------- */
 
-static long int_arg(const char *s, long min, long max)
+/* Options that take a value. 0 ok, else a usage error was printed. */
+/* See cli.h. */
+int cli_validate_run_option(struct iosage_validate_options *o,
+                            const char *opt, const char *val)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    return errno || end == s || *end || v < min || v > max ? -1 : v;
+    long v;
+    if (strcmp(opt, "--runs") == 0)
+        o->runs = (int)(v = cli_int_arg(val, 1, IOSAGE_VALIDATE_MAX_RUNS));
+    else if (strcmp(opt, "--warmup") == 0)
+        o->warmup = (int)(v = cli_int_arg(val, 0, 100));
+    else if (strcmp(opt, "--timeout") == 0)
+        o->timeout_s = (int)(v = cli_int_arg(val, 1, 86400));
+    else
+        return 0;
+    return v < 0 ? -1 : 1;
 }
 
-/* Options that take a value. 0 ok, else a usage error was printed. */
 static int take_value(struct validate_args *a, const char *opt,
                       const char *val)
 {
     long v = 0;
-    if (strcmp(opt, "--runs") == 0) {
-        v = int_arg(val, 1, IOSAGE_VALIDATE_MAX_RUNS);
-        a->o.runs = (int)v;
-    } else if (strcmp(opt, "--warmup") == 0) {
-        v = int_arg(val, 0, 100);
-        a->o.warmup = (int)v;
-    } else if (strcmp(opt, "--timeout") == 0) {
-        v = int_arg(val, 1, 86400);
-        a->o.timeout_s = (int)v;
+    int timing = cli_validate_run_option(&a->o, opt, val);
+    if (timing != 0) {
+        v = timing;
     } else if (strcmp(opt, "--llm") == 0) {
         if (!strchr(val, ':'))
             return cli_usage_error("validate", "validate: --llm takes "

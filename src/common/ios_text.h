@@ -24,6 +24,10 @@ char *ios_utf8_fixn(const char *s, size_t n, size_t *out_len);
 /* The same for the string s (NULL gives ""). */
 char *ios_utf8_fix(const char *s);
 
+/* Split line in place at its tabs into at most max fields (cols[i] point
+ * into line; the last field keeps any further tabs); returns the count. */
+int ios_split_tabs(char *line, char **cols, int max);
+
 /* A growable string, NUL-terminated once anything was added. Start from
  * {0}, or {.max = N} to refuse to grow the buffer beyond N bytes. Appends
  * never fail loudly: the first failure sets oom and later appends do

@@ -132,3 +132,17 @@ void ios_text_free(ios_text *t)
     free(t->p);
     *t = (ios_text){.max = t->max};
 }
+
+int ios_split_tabs(char *line, char **cols, int max)
+{
+    int n = 0;
+    while (n < max) {
+        cols[n++] = line;
+        char *tab = strchr(line, '\t');
+        if (!tab || n == max)
+            break;
+        *tab = '\0';
+        line = tab + 1;
+    }
+    return n;
+}

@@ -28,6 +28,7 @@
 #include "ios_common.h"
 #include "ios_file.h"
 #include "ios_json.h"
+#include "ios_text.h"
 #include "iosage/features.h"
 #include "iosage/savings.h"
 #include "iosage/validate.h"
@@ -122,15 +123,7 @@ static iosage_status mark_healthy(const char *dir, struct sdata *d,
         if (next)
             *next++ = '\0';
         char *cols[32];
-        int n = 0;
-        for (char *p = line; n < 32;) {
-            cols[n++] = p;
-            char *tab = strchr(p, '\t');
-            if (!tab)
-                break;
-            *tab = '\0';
-            p = tab + 1;
-        }
+        int n = ios_split_tabs(line, cols, 32);
         if (lineno++ == 0) {
             for (int i = 0; i < n; i++) {
                 if (strcmp(cols[i], "run_id") == 0)

@@ -13,6 +13,7 @@
 
 #include "ios_common.h"
 #include "ios_file.h"
+#include "ios_text.h"
 #include "iosage/savings.h"
 
 #define MAX_TABLE_BYTES (64 << 20)
@@ -26,21 +27,6 @@ static const char *const HEADER =
 double iosage_savings_of_ratio(double r)
 {
     return r > 0 ? 1.0 - 1.0 / r : NAN;
-}
-
-/* Split line at tabs into at most max columns; returns the count. */
-static int split_tabs(char *line, char **cols, int max)
-{
-    int n = 0;
-    while (n < max) {
-        cols[n++] = line;
-        char *tab = strchr(line, '\t');
-        if (!tab)
-            break;
-        *tab = '\0';
-        line = tab + 1;
-    }
-    return n;
 }
 
 static int copy_word(char *dst, size_t size, const char *src)
@@ -64,7 +50,7 @@ static int parse_row(char *line, struct iosage_savings_row *r)
 {
     char *c[NCOLS];
     memset(r, 0, sizeof *r);
-    if (split_tabs(line, c, NCOLS) < 15)
+    if (ios_split_tabs(line, c, NCOLS) < 15)
         return -1;
     double pairs, pays;
     if (copy_word(r->run_id, sizeof r->run_id, c[0]) ||
