@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/archive_cli.h"
 #include "cli/cli.h"
@@ -29,26 +28,11 @@ archive_reporter *archive_reporter_open(const char *model_dir)
         fputs("iosage: archive: out of memory\n", stderr);
         return NULL;
     }
-    if (cli_open_model(model_dir, 1, &r->model) != CLI_OK) {
-        free(r);
-        return NULL;
-    }
-    iosage_error err;
-    iosage_status st = IOSAGE_OK;
-    if (model_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/cards.json", model_dir);
-        if (access(path, F_OK) == 0)
-            st = iosage_cards_load(path, &r->cards, &err);
-    } else {
-        size_t size;
-        const unsigned char *data = cli_embedded_file("cards.json", &size);
-        if (data)
-            st = iosage_cards_load_mem(data, size, "embedded cards.json",
-                                       &r->cards, &err);
-    }
-    if (st != IOSAGE_OK) {
-        cli_print_error(&err);
+    /* the same bundle, cards and savings models as `iosage analyze`, so a
+     * job's page is what analyze writes for its log */
+    if (cli_open_model(model_dir, 1, &r->model) != CLI_OK ||
+        cli_open_cards(model_dir, &r->cards) != CLI_OK ||
+        cli_open_savings(model_dir, r->model) != CLI_OK) {
         archive_reporter_free(r);
         return NULL;
     }
@@ -70,7 +54,8 @@ static json_t *build(archive_reporter *r, const char *path, iosage_error *err)
 {
     struct iosage_analyze_options o = {.model = r->model,
                                        .read_flags = IOSAGE_READ_NO_TRACES,
-                                       .cards = r->cards};
+                                       .cards = r->cards,
+                                       .savings = iosage_model_savings(r->model)};
     iosage_analysis *a = NULL;
     if (iosage_analyze(path, &o, &a, err) != IOSAGE_OK)
         return NULL;

@@ -56,8 +56,16 @@ done
 eq "findings" "$(q "$db" 'SELECT count(*) FROM findings')" $((300 * 7))
 eq "changes = detected findings" "$(q "$db" 'SELECT count(*) FROM changes')" \
    "$(q "$db" 'SELECT count(*) FROM findings WHERE detected = 1')"
-eq "saved_seconds NULL (no predictions yet)" \
-   "$(q "$db" 'SELECT count(*) FROM logs WHERE saved_seconds IS NOT NULL')" 0
+# the shipped bundle has a savings model for a change of every pattern: every
+# log with a detected pattern has a predicted saving, the healthy ones none
+eq "saved_seconds of every log with a pattern" \
+   "$(q "$db" 'SELECT count(*) FROM logs WHERE saved_seconds IS NOT NULL')" \
+   "$(q "$db" "SELECT count(*) FROM logs WHERE healthy = 0 AND status != 'error'")"
+eq "saved_seconds of every change" \
+   "$(q "$db" 'SELECT count(*) FROM changes WHERE saved_seconds IS NOT NULL')" \
+   "$(q "$db" 'SELECT count(*) FROM changes')"
+eq "changes ranked by saved_seconds" \
+   "$(q "$db" 'SELECT count(*) FROM changes a JOIN changes b ON a.log_id = b.log_id AND b.rank = a.rank + 1 WHERE b.saved_seconds > a.saved_seconds')" 0
 # the row of every log against the CSV row of the same batch
 "$py" - "$db" "$tmp/rows.csv" <<'PY' || bad "rows differ from the CSV output"
 import csv, os, sqlite3, sys
