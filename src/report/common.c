@@ -117,20 +117,28 @@ void rep_expected_saving(rep_out *o, const json_t *change)
         !rep_num(e, "seconds", &secs))
         return;
     rep_num(e, "measured_runs", &runs);
-    if (share >= 0) {
+    const json_t *lo = json_array_get(range, 0), *hi = json_array_get(range, 1);
+    int ranged = json_is_number(lo) && json_is_number(hi);
+    double l = ranged ? json_number_value(lo) : share;
+    double h = ranged ? json_number_value(hi) : share;
+    if (share >= 0 && (l > 0 || !ranged)) {
         rep_printf(o, "%.0f%% of the I/O time (", 100 * share);
         put_seconds(o, secs);
         rep_puts(o, " of this job)");
-    } else {
+    } else if (share < 0 && (h < 0 || !ranged)) {
         rep_printf(o, "none expected: it would add %.0f%% to the I/O time (",
                    -100 * share);
         put_seconds(o, secs);
         rep_puts(o, " in this job)");
+    } else {
+        rep_printf(o, "uncertain: %.0f%% of the I/O time predicted (",
+                   100 * share);
+        put_seconds(o, secs);
+        rep_puts(o, "), but the measured runs like this job's range from a "
+                    "loss to a gain");
     }
-    const json_t *lo = json_array_get(range, 0), *hi = json_array_get(range, 1);
-    if (json_is_number(lo) && json_is_number(hi))
-        rep_printf(o, ", typical range %.0f%% to %.0f%%",
-                   100 * json_number_value(lo), 100 * json_number_value(hi));
+    if (ranged)
+        rep_printf(o, ", typical range %.0f%% to %.0f%%", 100 * l, 100 * h);
     rep_printf(o, "; learned from %.0f measured runs", runs);
 }
 
