@@ -53,6 +53,7 @@ struct iosage_analyze_options {
 };
 
 typedef struct iosage_analysis {
+    uint8_t *bytes;   /* the log file's bytes, which log points into */
     iosage_log *log;
     iosage_file_table *table;
     float x[IOSAGE_NUM_FEATURES];      /* the features of log */
@@ -62,6 +63,12 @@ typedef struct iosage_analysis {
     json_t *doc;      /* the report document (document stage), else NULL */
     char *prompt;     /* the exact prompt (want_prompt, not healthy) */
     char *fallback;   /* why the LLM's changes were not used, or NULL */
+    struct iosage_analyze_times {  /* seconds spent in each step */
+        double read;       /* the file's bytes */
+        double decode;     /* header, regions, records */
+        double features;   /* per-file table and features */
+        double detect;     /* the model's verdict */
+    } seconds;
 } iosage_analysis;
 
 /*

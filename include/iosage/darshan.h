@@ -68,13 +68,17 @@ enum iosage_compression {
 enum iosage_read_flags {
     IOSAGE_READ_DEFAULT = 0,
     IOSAGE_READ_COMPAT = 1, /* reproduce darshan-util 3.5.0 defects (16.2) */
-    IOSAGE_READ_NO_TRACES = 2 /* leave out the trace regions (DXT_POSIX,
-                                 DXT_MPIIO, HEATMAP): they are neither
-                                 decompressed nor checked, and the log holds
-                                 no records for them. The counters that
-                                 features and detection use are unaffected;
-                                 on logs with large DXT traces this is most
-                                 of the reading time. */
+    IOSAGE_READ_NO_TRACES = 2, /* leave out the trace regions (DXT_POSIX,
+                                  DXT_MPIIO, HEATMAP): they are neither
+                                  decompressed nor checked, and the log holds
+                                  no records for them. The counters that
+                                  features and detection use are unaffected;
+                                  on logs with large DXT traces this is most
+                                  of the reading time. */
+    IOSAGE_READ_REGULAR_ONLY = 4 /* iosage_log_load refuses anything but a
+                                    regular file ("not a regular file"): a
+                                    batch over an archive must not block on
+                                    a FIFO or read a device */
 };
 
 /* One region of the file as the header maps it (after slot remapping). */

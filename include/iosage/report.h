@@ -42,6 +42,7 @@
 
 #include "iosage/error.h"
 #include "iosage/model.h"
+#include "iosage/savings.h"
 #include "iosage/validate.h"
 #include "iosage/rules.h"
 
@@ -142,6 +143,19 @@ IOSAGE_API void iosage_report_validate_json(FILE *out,
 /* Every scenario's changes as rows of the Markdown table. */
 IOSAGE_API void iosage_report_validate_markdown(
     FILE *out, const struct iosage_validate_run *runs, int n);
+
+/* --- The tables of `iosage savings` (docs/evaluation.md) ----------------- */
+
+/* The disagreements of the savings labels (every row that does not pay or
+ * where the labeler differs), then one Markdown row per pattern. */
+IOSAGE_API void iosage_report_savings_labels(
+    FILE *out, const struct iosage_savings_table *t,
+    const struct iosage_savings_agreement *a);
+
+/* The cross-validated figures of the savings models: one Markdown row per
+ * change, the top-ranked and healthy lines, the healthy misses. */
+IOSAGE_API void iosage_report_savings_eval(
+    FILE *out, const struct iosage_savings_eval *e, int by_kernel);
 
 #ifdef __cplusplus
 }

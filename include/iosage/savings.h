@@ -102,6 +102,36 @@ IOSAGE_API int iosage_savings_table_has(const struct iosage_savings_table *t,
 /* The saving of a median pair ratio r: 1 - 1/r (NaN for r <= 0). */
 IOSAGE_API double iosage_savings_of_ratio(double r);
 
+/* --- Savings labels against the other labels (src/savings/agreement.c) --- */
+
+#define IOSAGE_SAVINGS_MAX_PATTERNS 16 /* = IOSAGE_MAX_PATTERNS */
+
+struct iosage_savings_tally {
+    int rows;             /* measured changes */
+    int pays;             /* of them paying (= the configuration labels) */
+    int labeler_present;  /* the labeler finds the change's pattern */
+    int labeler_agree;    /* ... exactly when the change pays */
+};
+
+struct iosage_savings_agreement {
+    struct iosage_savings_tally pattern[IOSAGE_SAVINGS_MAX_PATTERNS];
+    struct iosage_savings_tally all;
+    signed char *labeler;  /* per table row: 1 the labeler finds the
+                              pattern, 0 not, -1 the log was unread (owned) */
+    int unread;            /* runs whose log could not be read or labeled */
+    iosage_error first_error; /* the first of them */
+};
+
+/* Label the log of every run of table t (DATASET/logs/<run>.darshan) and
+ * compare with "pays", per pattern. An unreadable log is counted, not an
+ * error: only memory fails the call. */
+IOSAGE_API iosage_status iosage_savings_agreement(
+    const char *dataset, const struct iosage_savings_table *t,
+    struct iosage_savings_agreement *out, iosage_error *err);
+
+IOSAGE_API void iosage_savings_agreement_free(
+    struct iosage_savings_agreement *a);
+
 /* --- Predicted savings (src/model/savings_model.c) ----------------------- */
 
 #define IOSAGE_SAVINGS_MAX_CHANGES 16
@@ -164,7 +194,14 @@ struct iosage_savings_eval {
     int pattern_runs, top_right;      /* runs with a measured change: the
                                          top predicted is the top measured */
     int multi_runs, multi_top_right;  /* the same, runs with 2+ changes */
-    int healthy_runs, healthy_under;  /* every predicted saving < 5% */
+    int healthy_runs, healthy_under;  /* configurations: every predicted
+                                         saving of every run < 5% */
+    int healthy_single, healthy_single_under; /* the same, run by run */
+    int n_misses;                     /* healthy configurations >= 5%: */
+    struct iosage_savings_healthy_miss {
+        char config[64], change_id[48];
+        double predicted;             /* the largest prediction */
+    } misses[32];
 };
 
 IOSAGE_API iosage_status iosage_savings_evaluate(

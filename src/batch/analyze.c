@@ -1,7 +1,8 @@
 /*
- * src/batch/analyze.c - one log to one batch row: read the file, decode it,
- * build the per-file table and the feature vector, run the models, and take
- * the first evidence line of the top-scoring detected pattern.
+ * src/batch/analyze.c - one log to one batch row: the library's analysis
+ * up to the features (iosage_analyze: read, decode, per-file table, feature
+ * vector), the models on many logs in one call, and the first evidence line
+ * of the top-scoring detected pattern.
  *
  * The stages are timed separately (struct iosage_batch_times) so that
  * `iosage batch --profile` can say where the time goes. SHAP is not
@@ -13,6 +14,7 @@
 #include <time.h>
 
 #include "ios_common.h"
+#include "iosage/analyze.h"
 #include "iosage/batch.h"
 #include "iosage/savings.h"
 #include "iosage/darshan.h"
@@ -146,19 +148,16 @@ static iosage_status fill_detection(struct iosage_batch_row *row,
 }
 
 /* A log between its features and its verdicts: kept so that the models
- * can score many logs in one call, and the evidence be read afterwards. */
+ * can score many logs in one call, and the evidence be read afterwards.
+ * The analysis stops at the features (iosage_analyze). */
 struct prepared {
-    uint8_t *buf;           /* the file's bytes */
-    iosage_log *log;
-    iosage_file_table *t;
+    iosage_analysis *a;
 };
 
 static void prepared_free(struct prepared *p)
 {
-    iosage_file_table_free(p->t);
-    iosage_log_free(p->log);
-    free(p->buf);
-    memset(p, 0, sizeof *p);
+    iosage_analysis_free(p->a);
+    p->a = NULL;
 }
 
 /* 1 for the statuses that stop a batch (memory, model, misuse); the others
@@ -170,8 +169,8 @@ static int is_fatal(iosage_status st)
 }
 
 /* Read, decode and compute the features of the log at path: row gets the
- * job facts and x the features, p keeps the log for finish(). A bad log
- * makes row an error row (p empty) and returns IOSAGE_OK; only fatal
+ * job facts and x the features, p keeps the analysis for finish(). A bad
+ * log makes row an error row (p empty) and returns IOSAGE_OK; only fatal
  * statuses are returned (err filled, p empty). */
 static iosage_status prepare(const char *path, size_t index,
                              struct iosage_batch_row *row, struct prepared *p,
@@ -185,27 +184,24 @@ static iosage_status prepare(const char *path, size_t index,
     if (!row->file)
         return ios_fail(err, IOSAGE_E_NOMEM, path, "batch", -1,
                         "out of memory");
+    struct iosage_analyze_options o = {
+        .stage = IOSAGE_ANALYZE_FEATURES,
+        .read_flags = IOSAGE_READ_NO_TRACES | IOSAGE_READ_REGULAR_ONLY};
     iosage_error e;
-    size_t len = 0;
-    double t0 = now();
-    iosage_status st = ios_read_file(path, 1, &p->buf, &len, &e);
-    double t1 = now();
-    if (st == IOSAGE_OK)
-        st = iosage_log_load_mem(p->buf, len, path, IOSAGE_READ_NO_TRACES,
-                                 &p->log, &e);
-    double t2 = now();
-    if (st == IOSAGE_OK)
-        st = iosage_file_table_build(p->log, &p->t, &e);
-    if (st == IOSAGE_OK)
-        st = iosage_features_from_table(p->log, p->t, x, &e);
-    if (st == IOSAGE_OK && fill_job(row, p->log, p->t) != IOSAGE_OK)
-        st = ios_fail(&e, IOSAGE_E_NOMEM, path, "batch", -1, "out of memory");
-    if (times) {
-        times->read += t1 - t0;
-        times->decode += t2 - t1;
-        times->features += now() - t2;
-        times->logs++;
+    iosage_status st = iosage_analyze(path, &o, &p->a, &e);
+    if (st == IOSAGE_OK) {
+        memcpy(x, p->a->x, sizeof p->a->x);
+        if (fill_job(row, p->a->log, p->a->table) != IOSAGE_OK)
+            st = ios_fail(&e, IOSAGE_E_NOMEM, path, "batch", -1,
+                          "out of memory");
+        if (times) {
+            times->read += p->a->seconds.read;
+            times->decode += p->a->seconds.decode;
+            times->features += p->a->seconds.features;
+        }
     }
+    if (times)
+        times->logs++;
     if (st == IOSAGE_OK)
         return IOSAGE_OK;
     prepared_free(p);
@@ -263,8 +259,8 @@ static iosage_status finish(struct iosage_batch_row *row, struct prepared *p,
                             iosage_error *err)
 {
     double t0 = now();
-    fill_best_change(row, m, x, d, p->t);
-    iosage_status st = fill_detection(row, d, p->log, p->t);
+    fill_best_change(row, m, x, d, p->a->table);
+    iosage_status st = fill_detection(row, d, p->a->log, p->a->table);
     prepared_free(p);
     if (times)
         times->features += now() - t0;
@@ -354,7 +350,7 @@ static iosage_status prepare_some(const iosage_batch_list *list,
         if (row->status == IOSAGE_BATCH_ERROR)
             continue;
         w->live[(*n_live)++] = *j;
-        held += decoded_bytes(w->p[*j].log);
+        held += decoded_bytes(w->p[*j].a->log);
     }
     return IOSAGE_OK;
 }

@@ -29,6 +29,7 @@
 #include "iosage/darshan.h"
 #include "iosage/label.h"
 #include "iosage/patterns.h"
+#include "iosage/report.h"
 #include "iosage/savings.h"
 #include "iosage/validate.h"
 
@@ -519,10 +520,6 @@ static int savings_measure(int argc, char **argv)
 
 /* --- labels: savings labels against the configuration and the labeler ---- */
 
-struct label_tally {
-    int rows, pays, labeler_present, labeler_agree;
-};
-
 static int savings_labels(const char *dataset)
 {
     char path[PATH_MAX];
@@ -533,68 +530,28 @@ static int savings_labels(const char *dataset)
         cli_print_error(&err);
         return CLI_BADINPUT;
     }
-    int np = iosage_pattern_count();
-    struct label_tally tally[IOSAGE_LABEL_MAX_PATTERNS];
-    memset(tally, 0, sizeof tally);
-    char last_run[128] = "";
-    struct iosage_label_result lab;
-    int labeled = 0, rc = CLI_OK;
-    printf("disagreements (configuration labels every measured pattern "
-           "present):\n");
-    printf("%-20s %-23s %-17s %8s %11s %5s %s\n", "config", "pattern",
-           "change", "saving", "ratio", "pays", "iosage label");
-    for (size_t i = 0; i < t.n; i++) {
-        const struct iosage_savings_row *r = &t.rows[i];
-        if (strcmp(r->run_id, last_run) != 0) {
-            snprintf(last_run, sizeof last_run, "%s", r->run_id);
-            char log_path[PATH_MAX + 160];
-            snprintf(log_path, sizeof log_path, "%s/logs/%s.darshan", dataset,
-                     r->run_id);
-            iosage_log *log = NULL;
-            labeled = iosage_log_load(log_path, 0, &log, &err) == IOSAGE_OK &&
-                      iosage_label_log(log, &lab, &err) == IOSAGE_OK;
-            if (!labeled)
-                cli_print_error(&err);
-            iosage_log_free(log);
-        }
-        int p = iosage_pattern_index(r->pattern);
-        if (p < 0 || p >= np)
-            continue;
-        struct label_tally *x = &tally[p];
-        int present = labeled && lab.present[p];
-        x->rows++;
-        x->pays += r->pays;
-        x->labeler_present += present;
-        x->labeler_agree += present == r->pays;
-        if (!r->pays || present != r->pays)
-            printf("%-20s %-23s %-17s %7.1f%% %5.2f-%-5.2f %5s %s\n",
-                   r->config, r->pattern, r->change_id, 100 * r->io_saving,
-                   r->io_lo, r->io_hi, r->pays ? "yes" : "no",
-                   !labeled ? "unread" : present ? "present" : "absent");
+    if (t.n == 0) {
+        fprintf(stderr, "iosage: savings: %s: no measured changes (run "
+                "`iosage savings measure` first)\n", path);
+        iosage_savings_table_free(&t);
+        return CLI_BADINPUT;
     }
-    printf("\n| pattern | measured | pays (= configuration label) | "
-           "iosage label present | iosage label agrees |\n"
-           "|---|---:|---:|---:|---:|\n");
-    int all[4] = {0, 0, 0, 0};
-    for (int p = 0; p < np; p++) {
-        const struct label_tally *x = &tally[p];
-        if (!x->rows)
-            continue;
-        printf("| %s | %d | %d (%.0f%%) | %d | %d (%.0f%%) |\n",
-               iosage_pattern_get(p)->id, x->rows, x->pays,
-               100.0 * x->pays / x->rows, x->labeler_present,
-               x->labeler_agree, 100.0 * x->labeler_agree / x->rows);
-        all[0] += x->rows;
-        all[1] += x->pays;
-        all[2] += x->labeler_present;
-        all[3] += x->labeler_agree;
+    struct iosage_savings_agreement a;
+    if (iosage_savings_agreement(dataset, &t, &a, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        iosage_savings_table_free(&t);
+        return CLI_INTERNAL;
     }
-    if (all[0])
-        printf("| all | %d | %d (%.0f%%) | %d | %d (%.0f%%) |\n", all[0],
-               all[1], 100.0 * all[1] / all[0], all[2], all[3],
-               100.0 * all[3] / all[0]);
+    if (a.unread > 0) {
+        char line[800];
+        fprintf(stderr, "iosage: savings: %d run log(s) could not be labeled "
+                "(\"unread\" below), the first: %s\n", a.unread,
+                iosage_error_line(&a.first_error, line, sizeof line));
+    }
+    iosage_report_savings_labels(stdout, &t, &a);
+    iosage_savings_agreement_free(&a);
     iosage_savings_table_free(&t);
-    return cli_stdout_check() == CLI_OK ? rc : CLI_INTERNAL;
+    return cli_stdout_check();
 }
 
 /* --- train and eval ------------------------------------------------------ */
@@ -628,26 +585,7 @@ static int savings_eval(const char *dataset, int by_kernel)
         cli_print_error(&err);
         return CLI_BADINPUT;
     }
-    printf("held out: %s\n\n", by_kernel ? "one kernel family at a time"
-                                          : "5 folds of configurations");
-    printf("| change | measured runs | Spearman | median abs. error (pp) | "
-           "measured >= 10%% | predicted >= 10%% | both |\n"
-           "|---|---:|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; i < e.n_changes; i++) {
-        const struct iosage_savings_eval_change *c = &e.changes[i];
-        printf("| %s %s | %d | %.3f | %.1f | %d | %d | %d |\n", c->pattern,
-               c->change_id, c->runs, c->spearman, c->mae_pp,
-               c->measured_pays, c->predicted_pays, c->both_pay);
-    }
-    printf("\ntop-ranked change = largest measured saving: %d of %d runs "
-           "(%.1f%%); runs with 2+ measured changes: %d of %d (%.1f%%)\n",
-           e.top_right, e.pattern_runs,
-           e.pattern_runs ? 100.0 * e.top_right / e.pattern_runs : 0.0,
-           e.multi_top_right, e.multi_runs,
-           e.multi_runs ? 100.0 * e.multi_top_right / e.multi_runs : 0.0);
-    printf("healthy runs with every predicted saving under 5%%: %d of %d "
-           "(%.1f%%)\n", e.healthy_under, e.healthy_runs,
-           e.healthy_runs ? 100.0 * e.healthy_under / e.healthy_runs : 0.0);
+    iosage_report_savings_eval(stdout, &e, by_kernel);
     return cli_stdout_check();
 }
 

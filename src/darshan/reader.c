@@ -511,7 +511,8 @@ iosage_status iosage_log_load(const char *path, int flags, iosage_log **out,
     *out = NULL;
     uint8_t *buf;
     size_t len;
-    iosage_status st = ios_read_file(path, 0, &buf, &len, err);
+    iosage_status st = ios_read_file(
+        path, (flags & IOSAGE_READ_REGULAR_ONLY) != 0, &buf, &len, err);
     if (st != IOSAGE_OK)
         return st;
     return load(buf, len, buf, path, flags, out, err);

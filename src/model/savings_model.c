@@ -64,6 +64,7 @@ struct srow {
     int healthy;         /* a healthy configuration's run (y = 0) */
     int group;           /* cross-validation group */
     int config;          /* index of the configuration, for the top check */
+    size_t ds_row;       /* the run's row in the dataset */
     const char *kernel;
 };
 
@@ -242,7 +243,8 @@ static iosage_status change_rows(const struct sdata *d, const char *change_id,
             .x = d->ds->x + (size_t)i * NF,
             .y = clip_saving(d->table.rows[t].io_saving),
             .group = group_of(by_kernel ? kernel : d->configs[i], folds),
-            .config = config_index(d, (size_t)i), .kernel = kernel};
+            .config = config_index(d, (size_t)i), .ds_row = (size_t)i,
+            .kernel = kernel};
     }
     for (size_t i = 0; i < d->ds->n_rows; i++) {
         if (!d->healthy[i])
@@ -251,7 +253,7 @@ static iosage_status change_rows(const struct sdata *d, const char *change_id,
         r[n++] = (struct srow){
             .x = d->ds->x + i * NF, .y = 0, .healthy = 1,
             .group = group_of(by_kernel ? kernel : d->configs[i], folds),
-            .config = config_index(d, i), .kernel = kernel};
+            .config = config_index(d, i), .ds_row = i, .kernel = kernel};
     }
     *out = r;
     *n_out = n;
@@ -765,13 +767,20 @@ iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
     size_t nds = st == IOSAGE_OK ? d.ds->n_rows : 0;
     struct top_slot *top = st == IOSAGE_OK ? calloc(nds ? nds : 1, sizeof *top)
                                            : NULL;
+    /* the largest prediction on a healthy configuration (at its index) and
+     * on each healthy run, and the change that made it */
     double *healthy_max = st == IOSAGE_OK
                               ? malloc((nds ? nds : 1) * sizeof *healthy_max)
                               : NULL;
-    if (st == IOSAGE_OK && (!top || !healthy_max))
+    double *run_max = st == IOSAGE_OK
+                          ? malloc((nds ? nds : 1) * sizeof *run_max)
+                          : NULL;
+    int *healthy_k = st == IOSAGE_OK ? calloc(nds ? nds : 1, sizeof *healthy_k)
+                                     : NULL;
+    if (st == IOSAGE_OK && (!top || !healthy_max || !run_max || !healthy_k))
         st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
-    for (size_t i = 0; i < nds && healthy_max; i++) {
-        healthy_max[i] = -INFINITY;
+    for (size_t i = 0; i < nds && healthy_max && run_max && healthy_k; i++) {
+        healthy_max[i] = run_max[i] = -INFINITY;
         top[i].best_measured = top[i].best_predicted = -INFINITY;
     }
     int folds = by_kernel ? 0 : FOLDS;
@@ -822,8 +831,12 @@ iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
                 e->both_pay++;
             struct top_slot *t = &top[r[i].config];
             if (r[i].healthy) {
-                if (pred[i] > healthy_max[r[i].config])
+                if (pred[i] > healthy_max[r[i].config]) {
                     healthy_max[r[i].config] = pred[i];
+                    healthy_k[r[i].config] = k;
+                }
+                if (pred[i] > run_max[r[i].ds_row])
+                    run_max[r[i].ds_row] = pred[i];
                 continue;
             }
             t->changes++;
@@ -848,13 +861,29 @@ iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
                 out->multi_top_right += top[i].measured_k == top[i].predicted_k;
             }
         }
+        if (run_max[i] > -INFINITY) {
+            out->healthy_single++;
+            out->healthy_single_under += run_max[i] < 0.05;
+        }
         if (healthy_max[i] > -INFINITY) {
             out->healthy_runs++;
             out->healthy_under += healthy_max[i] < 0.05;
         }
+        int nm = out->n_misses;
+        if (healthy_max[i] >= 0.05 &&
+            nm < (int)(sizeof out->misses / sizeof out->misses[0])) {
+            struct iosage_savings_healthy_miss *m = &out->misses[nm];
+            snprintf(m->config, sizeof m->config, "%.63s", d.configs[i]);
+            snprintf(m->change_id, sizeof m->change_id, "%s",
+                     ids[healthy_k[i]][1]);
+            m->predicted = healthy_max[i];
+            out->n_misses++;
+        }
     }
     free(top);
     free(healthy_max);
+    free(run_max);
+    free(healthy_k);
     sdata_free(&d);
     return st;
 }
