@@ -114,6 +114,36 @@ IOSAGE_API const char *iosage_split_name(int split);
 /* Split by name, or -1. */
 IOSAGE_API int iosage_split_index(const char *name);
 
+/* DATASET/manifest.tsv (`iosage gen`) as text cells: one header line of
+ * column names, then one line per run (blank lines left out). Readers find
+ * columns by name (run_id, config_id, seed, status, system, labels, log,
+ * split, kernel, ...), so added columns break none of them. */
+typedef struct iosage_manifest {
+    char path[4096];     /* DIR/manifest.tsv */
+    int n_cols;
+    char **names;        /* the header's column names */
+    size_t n_rows;
+    int *n_cells;        /* cells on each row's line (may differ from n_cols) */
+    size_t *lineno;      /* each row's line number in the file */
+    char **cells;        /* internal: use iosage_manifest_cell */
+    char *text;          /* internal: the file, which every cell points into */
+} iosage_manifest;
+
+/* Read DIR/manifest.tsv. IOSAGE_E_IO when it cannot be read, _CORRUPT
+ * when empty, _LIMIT for a line over 1 MiB. */
+IOSAGE_API iosage_status iosage_manifest_load(const char *dir,
+                                              iosage_manifest **out,
+                                              iosage_error *err);
+IOSAGE_API void iosage_manifest_free(iosage_manifest *m);
+
+/* The index of column name, or -1. */
+IOSAGE_API int iosage_manifest_column(const iosage_manifest *m,
+                                      const char *name);
+
+/* Row row's cell of column col, or NULL when col < 0 or the line is short. */
+IOSAGE_API const char *iosage_manifest_cell(const iosage_manifest *m,
+                                            size_t row, int col);
+
 /* A labeled feature matrix. Row i has IOSAGE_NUM_FEATURES features at
  * x + i * IOSAGE_NUM_FEATURES; labels[i] has bit k set when pattern k of the
  * registry is present (0 = healthy); split[i] is an enum iosage_split. */

@@ -28,6 +28,7 @@
 #include "gen/gen.h"
 #include "iosage/darshan.h"
 #include "iosage/label.h"
+#include "iosage/model.h"
 #include "iosage/patterns.h"
 #include "iosage/report.h"
 #include "iosage/savings.h"
@@ -179,52 +180,36 @@ static const struct first_run *first_run_of(const struct first_runs *f,
     return NULL;
 }
 
-/* Column index of name in the header cols, or -1. */
-static int column(char **cols, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(cols[i], name) == 0)
-            return i;
-    return -1;
-}
-
+/* Each configuration's first ok run of DATASET/manifest.tsv: its run id,
+ * seed and whether its system was native. */
 static int read_first_runs(const char *dataset, struct first_runs *out)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/manifest.tsv", dataset);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "iosage: savings: %s: cannot open: %s\n", path,
-                strerror(errno));
+    iosage_error err;
+    iosage_manifest *m = NULL;
+    if (iosage_manifest_load(dataset, &m, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
         return CLI_BADINPUT;
     }
-    static char line[1 << 16];
-    char *cols[32];
-    int ci[6] = {-1, -1, -1, -1, -1, -1}, rc = CLI_OK;
-    static const char *const names[6] = {"run_id", "config_id", "seed",
-                                         "status", "system", "labels"};
+    static const char *const names[5] = {"run_id", "config_id", "seed",
+                                         "status", "system"};
+    int ci[5];
+    for (int i = 0; i < 5; i++)
+        ci[i] = iosage_manifest_column(m, names[i]);
+    if (ci[0] < 0 || ci[1] < 0 || ci[2] < 0 || ci[3] < 0 || ci[4] < 0) {
+        fprintf(stderr, "iosage: savings: %s: not a manifest of `iosage gen` "
+                "(run_id, config_id, seed, status, system)\n", m->path);
+        iosage_manifest_free(m);
+        return CLI_BADINPUT;
+    }
+    int rc = CLI_OK;
     size_t cap = 0;
-    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
-        line[strcspn(line, "\r\n")] = '\0';
-        int n = ios_split_tabs(line, cols, 32);
-        if (lineno == 1) {
-            for (int i = 0; i < 6; i++)
-                ci[i] = column(cols, n, names[i]);
-            if (ci[0] < 0 || ci[1] < 0 || ci[2] < 0 || ci[3] < 0 ||
-                ci[4] < 0) {
-                fprintf(stderr, "iosage: savings: %s: not a manifest of "
-                        "`iosage gen` (run_id, config_id, seed, status, "
-                        "system)\n", path);
-                rc = CLI_BADINPUT;
-                break;
-            }
-            continue;
-        }
-        int need = ci[0] > ci[1] ? ci[0] : ci[1];
-        for (int i = 2; i < 5; i++)
-            need = ci[i] > need ? ci[i] : need;
-        if (n <= need || strcmp(cols[ci[3]], "ok") != 0 ||
-            first_run_of(out, cols[ci[1]]))
+    for (size_t r = 0; r < m->n_rows && rc == CLI_OK; r++) {
+        const char *cell[5];
+        int short_line = 0;
+        for (int i = 0; i < 5; i++)
+            short_line |= (cell[i] = iosage_manifest_cell(m, r, ci[i])) == NULL;
+        if (short_line || strcmp(cell[3], "ok") != 0 ||
+            first_run_of(out, cell[1]))
             continue;
         if (out->n == cap) {
             cap = cap ? 2 * cap : 256;
@@ -235,13 +220,13 @@ static int read_first_runs(const char *dataset, struct first_runs *out)
             }
             out->v = v;
         }
-        struct first_run *r = &out->v[out->n++];
-        snprintf(r->config, sizeof r->config, "%s", cols[ci[1]]);
-        snprintf(r->run_id, sizeof r->run_id, "%s", cols[ci[0]]);
-        r->seed = strtol(cols[ci[2]], NULL, 10);
-        r->native = strcmp(cols[ci[4]], "native") == 0;
+        struct first_run *f = &out->v[out->n++];
+        snprintf(f->config, sizeof f->config, "%s", cell[1]);
+        snprintf(f->run_id, sizeof f->run_id, "%s", cell[0]);
+        f->seed = strtol(cell[2], NULL, 10);
+        f->native = strcmp(cell[4], "native") == 0;
     }
-    fclose(f);
+    iosage_manifest_free(m);
     return rc;
 }
 

@@ -34,8 +34,6 @@
 #include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
-#define MAX_LINE (1 << 20)    /* bytes of one manifest line */
-#define MAX_COLS 64
 
 static const char *const split_names[IOSAGE_SPLIT_COUNT] = {
     "train", "validation", "test", "ood"};
@@ -142,8 +140,9 @@ uint64_t iosage_dataset_hash(const iosage_dataset *ds)
     return h;
 }
 
-/* --- The manifest -------------------------------------------------------- */
+/* --- The manifest's runs ------------------------------------------------ */
 
+/* One ok run of the manifest (iosage_manifest_load reads the file). */
 struct mrow {
     char *run_id, *log, *kernel; /* kernel NULL without the column */
     uint32_t labels;
@@ -169,56 +168,31 @@ static void manifest_free(struct manifest *m)
     free(m->rows);
 }
 
-/* Cut line at tabs into cols; returns the number of columns. */
-static int split_tabs(char *line, char **cols)
-{
-    int n = 0;
-    line[strcspn(line, "\r\n")] = '\0';
-    for (char *p = line; n < MAX_COLS;) {
-        cols[n++] = p;
-        char *tab = strchr(p, '\t');
-        if (!tab)
-            break;
-        *tab = '\0';
-        p = tab + 1;
-    }
-    return n;
-}
-
-static int find_col(char **cols, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(cols[i], name) == 0)
-            return i;
-    return -1;
-}
-
-static iosage_status parse_header(struct manifest *m, char *line,
+static iosage_status find_columns(struct manifest *m, const iosage_manifest *t,
                                   iosage_error *err)
 {
-    char *cols[MAX_COLS];
-    int n = split_tabs(line, cols);
     static const char *const need[] = {"run_id", "labels", "log", "split",
                                        "status"};
     int *idx[] = {&m->col_run, &m->col_labels, &m->col_log, &m->col_split,
                   &m->col_status};
     m->n_need = 0;
     for (int i = 0; i < 5; i++) {
-        *idx[i] = find_col(cols, n, need[i]);
+        *idx[i] = iosage_manifest_column(t, need[i]);
         if (*idx[i] < 0)
             return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
                             "line 1: no '%s' column in the header", need[i]);
         if (*idx[i] + 1 > m->n_need)
             m->n_need = *idx[i] + 1;
     }
-    m->col_kernel = find_col(cols, n, "kernel");
-    m->generated = find_col(cols, n, "config_id") >= 0;
+    m->col_kernel = iosage_manifest_column(t, "kernel");
+    m->generated = iosage_manifest_column(t, "config_id") >= 0;
     if (m->col_kernel + 1 > m->n_need)
         m->n_need = m->col_kernel + 1;
     return IOSAGE_OK;
 }
 
-/* Label bits of "healthy" or "a,b,c"; -1 with the bad token in *bad. */
+/* Label bits of "healthy" or "a,b,c"; -1 with the bad token in *bad
+ * (text is cut at its commas). */
 static int64_t parse_labels(char *text, const char **bad)
 {
     if (strcmp(text, "healthy") == 0)
@@ -239,19 +213,25 @@ static int64_t parse_labels(char *text, const char **bad)
     return bits;
 }
 
-static iosage_status add_row(struct manifest *m, char **cols, size_t lineno,
-                             iosage_error *err)
+/* Row i of t, an ok run, onto m. */
+static iosage_status add_row(struct manifest *m, const iosage_manifest *t,
+                             size_t i, iosage_error *err)
 {
     const char *bad = NULL;
-    int64_t labels = parse_labels(cols[m->col_labels], &bad);
-    int split = iosage_split_index(cols[m->col_split]);
+    char labels_text[4096];
+    snprintf(labels_text, sizeof labels_text, "%s",
+             iosage_manifest_cell(t, i, m->col_labels));
+    int64_t labels = parse_labels(labels_text, &bad);
+    const char *split_text = iosage_manifest_cell(t, i, m->col_split);
+    int split = iosage_split_index(split_text);
     if (labels < 0)
         return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
-                        "line %zu: unknown pattern id '%s'", lineno, bad);
+                        "line %zu: unknown pattern id '%s'", t->lineno[i],
+                        bad);
     if (split < 0)
         return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
-                        "line %zu: unknown split '%s'", lineno,
-                        cols[m->col_split]);
+                        "line %zu: unknown split '%s'", t->lineno[i],
+                        split_text);
     if (m->n == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 256;
         struct mrow *r = realloc(m->rows, cap * sizeof *r);
@@ -261,9 +241,11 @@ static iosage_status add_row(struct manifest *m, char **cols, size_t lineno,
         m->cap = cap;
     }
     struct mrow *r = &m->rows[m->n];
-    r->run_id = strdup(cols[m->col_run]);
-    r->log = strdup(cols[m->col_log]);
-    r->kernel = m->col_kernel >= 0 ? strdup(cols[m->col_kernel]) : NULL;
+    r->run_id = strdup(iosage_manifest_cell(t, i, m->col_run));
+    r->log = strdup(iosage_manifest_cell(t, i, m->col_log));
+    r->kernel = m->col_kernel >= 0
+                    ? strdup(iosage_manifest_cell(t, i, m->col_kernel))
+                    : NULL;
     r->labels = (uint32_t)labels;
     r->split = (uint8_t)split;
     m->n++;
@@ -272,49 +254,26 @@ static iosage_status add_row(struct manifest *m, char **cols, size_t lineno,
     return IOSAGE_OK;
 }
 
-/* One data line: kept when its status is ok. */
-static iosage_status parse_line(struct manifest *m, char *line, size_t lineno,
-                                iosage_error *err)
+/* The ok runs of DIR's manifest into m. */
+static iosage_status read_manifest(const char *dir, struct manifest *m,
+                                   iosage_error *err)
 {
-    char *cols[MAX_COLS];
-    if (line[strspn(line, " \t\r\n")] == '\0')
-        return IOSAGE_OK;
-    int n = split_tabs(line, cols);
-    if (n < m->n_need)
-        return ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
-                        "line %zu: %d columns, the header names %d", lineno,
-                        n, m->n_need);
-    if (strcmp(cols[m->col_status], "ok") != 0)
-        return IOSAGE_OK;
-    return add_row(m, cols, lineno, err);
-}
-
-static iosage_status read_manifest(struct manifest *m, iosage_error *err)
-{
-    FILE *f = fopen(m->path, "r");
-    if (!f)
-        return ios_fail(err, IOSAGE_E_IO, m->path, "", -1, "cannot open: %s",
-                        strerror(errno));
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t len;
-    iosage_status st = IOSAGE_OK;
-    while (st == IOSAGE_OK && (len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (len > MAX_LINE)
-            st = ios_fail(err, IOSAGE_E_LIMIT, m->path, "", -1,
-                          "line %zu: longer than %d bytes", lineno, MAX_LINE);
-        else if (lineno == 1)
-            st = parse_header(m, line, err);
-        else
-            st = parse_line(m, line, lineno, err);
+    iosage_manifest *t = NULL;
+    iosage_status st = iosage_manifest_load(dir, &t, err);
+    if (st != IOSAGE_OK)
+        return st;
+    m->path = t->path;
+    st = find_columns(m, t, err);
+    for (size_t i = 0; st == IOSAGE_OK && i < t->n_rows; i++) {
+        if (t->n_cells[i] < m->n_need)
+            st = ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1,
+                          "line %zu: %d columns, the header names %d",
+                          t->lineno[i], t->n_cells[i], m->n_need);
+        else if (strcmp(iosage_manifest_cell(t, i, m->col_status), "ok") == 0)
+            st = add_row(m, t, i, err);
     }
-    if (st == IOSAGE_OK && lineno == 0)
-        st = ios_fail(err, IOSAGE_E_CORRUPT, m->path, "", -1, "empty manifest");
-    if (st == IOSAGE_OK && ferror(f))
-        st = ios_fail(err, IOSAGE_E_IO, m->path, "", -1, "read failed");
-    free(line);
-    fclose(f);
+    m->path = NULL;  /* t's, freed now */
+    iosage_manifest_free(t);
     return st;
 }
 
@@ -406,15 +365,10 @@ iosage_status iosage_dataset_load(const char *dir, iosage_dataset_cb cb,
                                   void *ctx, iosage_dataset **out,
                                   iosage_error *err)
 {
-    char path[4096];
     *out = NULL;
-    if (!dir || snprintf(path, sizeof path, "%s/manifest.tsv", dir) >=
-                    (int)sizeof path)
-        return ios_fail(err, IOSAGE_E_USAGE, dir, "", -1, "bad dataset path");
     struct manifest m;
     memset(&m, 0, sizeof m);
-    m.path = path;
-    iosage_status st = read_manifest(&m, err);
+    iosage_status st = read_manifest(dir, &m, err);
     iosage_dataset *ds = NULL;
     if (st == IOSAGE_OK)
         st = iosage_dataset_create(m.n, &ds, err);
@@ -424,7 +378,7 @@ iosage_status iosage_dataset_load(const char *dir, iosage_dataset_cb cb,
         if (m.col_kernel >= 0)
             ds->kernels = calloc(m.n ? m.n : 1, sizeof *ds->kernels);
         if (!ds->run_ids || !ds->logs || (m.col_kernel >= 0 && !ds->kernels))
-            st = ios_fail(err, IOSAGE_E_NOMEM, path, "", -1, "no memory");
+            st = ios_fail(err, IOSAGE_E_NOMEM, dir, "", -1, "no memory");
     }
     if (st == IOSAGE_OK)
         st = fill_dataset(dir, &m, ds, cb, ctx, err);

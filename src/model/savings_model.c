@@ -112,39 +112,22 @@ static char *config_of(const char *run_id)
 static iosage_status mark_healthy(const char *dir, struct sdata *d,
                                   iosage_error *err)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/manifest.tsv", dir);
-    uint8_t *text = NULL;
-    size_t len = 0;
-    iosage_status st = ios_read_file(path, 1, &text, &len, err);
+    iosage_manifest *m = NULL;
+    iosage_status st = iosage_manifest_load(dir, &m, err);
     if (st != IOSAGE_OK)
         return st;
-    int c_run = -1, c_labels = -1, lineno = 0;
-    char *next = (char *)text;
-    while (next && *next) {
-        char *line = next;
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        char *cols[32];
-        int n = ios_split_tabs(line, cols, 32);
-        if (lineno++ == 0) {
-            for (int i = 0; i < n; i++) {
-                if (strcmp(cols[i], "run_id") == 0)
-                    c_run = i;
-                if (strcmp(cols[i], "labels") == 0)
-                    c_labels = i;
-            }
-            continue;
-        }
-        if (c_run < 0 || c_labels < 0 || n <= c_run || n <= c_labels ||
-            strcmp(cols[c_labels], "healthy") != 0)
+    int c_run = iosage_manifest_column(m, "run_id");
+    int c_labels = iosage_manifest_column(m, "labels");
+    for (size_t r = 0; r < m->n_rows; r++) {
+        const char *run = iosage_manifest_cell(m, r, c_run);
+        const char *labels = iosage_manifest_cell(m, r, c_labels);
+        if (!run || !labels || strcmp(labels, "healthy") != 0)
             continue;
         for (size_t i = 0; i < d->ds->n_rows; i++)
-            if (strcmp(d->ds->run_ids[i], cols[c_run]) == 0)
+            if (strcmp(d->ds->run_ids[i], run) == 0)
                 d->healthy[i] = 1;
     }
-    free(text);
+    iosage_manifest_free(m);
     return IOSAGE_OK;
 }
 
