@@ -574,24 +574,61 @@ static int savings_eval(const char *dataset, int by_kernel)
     return cli_stdout_check();
 }
 
+/* labels, train, eval: n_want operands into ops; --by-kernel (eval only)
+ * anywhere. CLI_OK, or the exit code after help or a usage error. */
+static int parse_verb(int argc, char **argv, const char *usage, int n_want,
+                      int by_kernel_ok, const char **ops, int *by_kernel,
+                      int *done)
+{
+    static const struct cli_option eval_options[] = {
+        {"--by-kernel", NULL, 0, 1}, {0}};
+    struct cli_args it = cli_args("savings", argc, argv,
+                                  by_kernel_ok ? eval_options : NULL,
+                                  savings_help);
+    int id, n = 0;
+    *done = 0;
+    while ((id = cli_args_next(&it)) != CLI_ARG_END) {
+        if (id == CLI_ARG_STOP)
+            return cli_args_stop(&it, done);
+        if (id == 1)
+            *by_kernel = 1;
+        else if (n == n_want)
+            return cli_usage_error("savings", "savings: expected '%s', got "
+                                   "one operand more: '%s'", usage, it.value);
+        else
+            ops[n++] = it.value;
+    }
+    if (n != n_want)
+        return cli_usage_error("savings", "savings: expected '%s'", usage);
+    return CLI_OK;
+}
+
 int cmd_savings(int argc, char **argv)
 {
     const char *verb = argc > 1 ? argv[1] : "";
     if (strcmp(verb, "measure") == 0)
         return savings_measure(argc - 1, argv + 1);
-    if (strcmp(verb, "-h") == 0 || strcmp(verb, "--help") == 0) {
+    if (cli_is_help(verb)) {
         savings_help();
         return CLI_OK;
     }
-    if (strcmp(verb, "labels") == 0 && argc == 3)
-        return savings_labels(argv[2]);
-    if (strcmp(verb, "train") == 0 && argc == 4)
-        return savings_train(argv[2], argv[3]);
-    if (strcmp(verb, "eval") == 0 && argc == 3)
-        return savings_eval(argv[2], 0);
-    if (strcmp(verb, "eval") == 0 && argc == 4 &&
-        strcmp(argv[2], "--by-kernel") == 0)
-        return savings_eval(argv[3], 1);
+    const char *ops[2];
+    int by_kernel = 0, done = 0, rc;
+    if (strcmp(verb, "labels") == 0) {
+        rc = parse_verb(argc - 1, argv + 1, "labels DATASET", 1, 0, ops,
+                        &by_kernel, &done);
+        return rc != CLI_OK || done ? rc : savings_labels(ops[0]);
+    }
+    if (strcmp(verb, "train") == 0) {
+        rc = parse_verb(argc - 1, argv + 1, "train DATASET MODEL_DIR", 2, 0,
+                        ops, &by_kernel, &done);
+        return rc != CLI_OK || done ? rc : savings_train(ops[0], ops[1]);
+    }
+    if (strcmp(verb, "eval") == 0) {
+        rc = parse_verb(argc - 1, argv + 1, "eval [--by-kernel] DATASET", 1,
+                        1, ops, &by_kernel, &done);
+        return rc != CLI_OK || done ? rc : savings_eval(ops[0], by_kernel);
+    }
     return cli_usage_error("savings", "savings: expected 'measure SWEEP "
                            "CHANGES DATASET', 'labels DATASET', 'train "
                            "DATASET MODEL_DIR' or 'eval [--by-kernel] "
