@@ -2,11 +2,13 @@
  * src/batch_cli/options.c - the command line of `iosage batch` and
  * `iosage-mpi`: one parser and one help text for both.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "frontend.h"
+#include "ios_args.h"
 
 /*
  * The workers of a batch (threads, or MPI ranks) are its parallelism and
@@ -90,19 +92,34 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Options that take a value: store it. Returns -1 with msg on a bad one. */
-static int take_value(struct ios_batch_opts *o, const char *opt,
-                      const char *val, int *format_set, char *msg,
-                      size_t size)
+enum {
+    OPT_JOBS = 1, OPT_OUTPUT, OPT_FORMAT, OPT_MODEL, OPT_DB, OPT_PARTS_DIR,
+    OPT_SUMMARY, OPT_QUIET, OPT_PROFILE, OPT_REANALYZE
+};
+
+/* The options of both front ends; --parts-dir is iosage-mpi's alone
+ * (unknown to `iosage batch`). */
+static const struct ios_option batch_options[] = {
+    {"--jobs", "-j", 1, OPT_JOBS},       {"--output", "-o", 1, OPT_OUTPUT},
+    {"--format", NULL, 1, OPT_FORMAT},   {"--model", NULL, 1, OPT_MODEL},
+    {"--db", NULL, 1, OPT_DB},           {"--summary", NULL, 0, OPT_SUMMARY},
+    {"--quiet", "-q", 0, OPT_QUIET},     {"--profile", NULL, 0, OPT_PROFILE},
+    {"--reanalyze", NULL, 0, OPT_REANALYZE},
+    {"--parts-dir", NULL, 1, OPT_PARTS_DIR},
+    {0}};
+
+/* One option into o; -1 with msg on a bad value. */
+static int take_option(struct ios_batch_opts *o, int id, const char *val,
+                       int *format_set, char *msg, size_t size)
 {
-    if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
+    switch (id) {
+    case OPT_JOBS:
         if (parse_count(val, 1, 4096, &o->threads) == 0)
             return 0;
-        snprintf(msg, size, "batch: %s takes a number from 1 to 4096, got "
-                 "'%s'", opt, val);
+        snprintf(msg, size, "batch: -j/--jobs takes a number from 1 to 4096, "
+                 "got '%s'", val);
         return -1;
-    }
-    if (strcmp(opt, "--format") == 0) {
+    case OPT_FORMAT:
         *format_set = 1;
         if (strcmp(val, "jsonl") == 0 || strcmp(val, "csv") == 0) {
             o->format = val[0] == 'c' ? IOSAGE_BATCH_CSV : IOSAGE_BATCH_JSONL;
@@ -111,42 +128,15 @@ static int take_value(struct ios_batch_opts *o, const char *opt,
         snprintf(msg, size, "batch: --format takes jsonl or csv, got '%s'",
                  val);
         return -1;
+    case OPT_OUTPUT: o->out = val; break;
+    case OPT_MODEL: o->model_dir = val; break;
+    case OPT_DB: o->db = val; break;
+    case OPT_PARTS_DIR: o->parts_dir = val; break;
+    case OPT_SUMMARY: o->summary = 1; break;
+    case OPT_QUIET: o->quiet = 1; break;
+    case OPT_PROFILE: o->profile = 1; break;
+    case OPT_REANALYZE: o->reanalyze = 1; break;
     }
-    if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output") == 0)
-        o->out = val;
-    else if (strcmp(opt, "--model") == 0)
-        o->model_dir = val;
-    else if (strcmp(opt, "--db") == 0)
-        o->db = val;
-    else
-        o->parts_dir = val;
-    return 0;
-}
-
-/* 1 when s is an option that takes a value (in this front end). */
-static int takes_value(const char *s, int mpi)
-{
-    static const char *const with_value[] = {"-j", "--jobs", "-o", "--output",
-                                             "--format", "--model", "--db"};
-    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
-        if (strcmp(s, with_value[i]) == 0)
-            return 1;
-    return mpi && strcmp(s, "--parts-dir") == 0;
-}
-
-/* Flags without a value; 0 when s was one. */
-static int take_flag(struct ios_batch_opts *o, const char *s)
-{
-    if (strcmp(s, "--summary") == 0)
-        o->summary = 1;
-    else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0)
-        o->quiet = 1;
-    else if (strcmp(s, "--profile") == 0)
-        o->profile = 1;
-    else if (strcmp(s, "--reanalyze") == 0)
-        o->reanalyze = 1;
-    else
-        return -1;
     return 0;
 }
 
@@ -156,30 +146,25 @@ int ios_batch_parse_opts(int argc, char **argv, int mpi,
     memset(o, 0, sizeof *o);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = mpi ? 1 : cpus > 0 && cpus < 4096 ? (int)cpus : 1;
-    int format_set = 0;
+    int format_set = 0, id;
     char **dst = argv + 1;
-    for (int i = 1; i < argc; i++) {
-        char *s = argv[i];
-        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0)
+    struct ios_args it;
+    ios_args_init(&it, argc, argv, batch_options);
+    while ((id = ios_args_next(&it)) != IOS_ARG_END) {
+        if (id == IOS_ARG_HELP)
             return IOS_BATCH_HELP;
-        if (strncmp(s, "-j", 2) == 0 && s[2]) { /* -j4 */
-            if (take_value(o, "-j", s + 2, &format_set, msg, size) != 0)
-                return IOS_BATCH_BAD;
-        } else if (takes_value(s, mpi)) {
-            if (i + 1 >= argc) {
-                snprintf(msg, size, "batch: %s needs a value", s);
-                return IOS_BATCH_BAD;
-            }
-            if (take_value(o, s, argv[++i], &format_set, msg, size) != 0)
-                return IOS_BATCH_BAD;
-        } else if (s[0] == '-' && s[1]) {
-            if (take_flag(o, s) != 0) {
-                snprintf(msg, size, "batch: unknown option '%s'", s);
-                return IOS_BATCH_BAD;
-            }
-        } else {
-            *dst++ = s;
+        if (id == OPT_PARTS_DIR && !mpi) {
+            id = IOS_ARG_BAD;
+            snprintf(it.msg, sizeof it.msg, "unknown option '%s'", it.arg);
         }
+        if (id == IOS_ARG_BAD) {
+            snprintf(msg, size, "batch: %s", it.msg);
+            return IOS_BATCH_BAD;
+        }
+        if (id == IOS_ARG_OPERAND)
+            *dst++ = (char *)it.value;
+        else if (take_option(o, id, it.value, &format_set, msg, size) != 0)
+            return IOS_BATCH_BAD;
     }
     o->paths = argv + 1;
     o->n_paths = (int)(dst - (argv + 1));

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "ios_args.h"
 #include "iosage/error.h"
 #include "iosage/advise.h"
 #include "iosage/model.h"
@@ -42,24 +43,12 @@ int cli_is_help(const char *arg);
 long cli_int_arg(const char *s, long min, long max);
 
 /* --- arguments (args.c) ---------------------------------------------------
- * A command's options: a table ended by {0}, each entry with its name
- * ("--output"), an optional alias ("-o"), whether it takes a value, and the
- * id (> 0) that cli_args_next returns for it. */
-struct cli_option {
-    const char *name;
-    const char *alias;
-    int takes_value;
-    int id;
-};
-
+ * A command's options: a table of struct ios_option (src/common/ios_args.h)
+ * ended by {0}. The walker prints the help and the usage errors. */
 struct cli_args {
     const char *cmd;                  /* "analyze": for the messages */
-    int argc;
-    char **argv;
-    int i;                            /* the next argument */
-    int operands_only;                /* "--" was seen */
-    const struct cli_option *options;
     void (*help)(void);               /* prints the command's --help */
+    struct ios_args walk;
     const char *arg;                  /* the last argument as given */
     const char *name;                 /* for an option: its table name
                                          ("--output" for "-o", "-oX") */
@@ -79,7 +68,7 @@ enum {
 /* A walker over argv[1..argc) of command cmd with its options (a table
  * ended by {0}, or NULL) and its help. */
 struct cli_args cli_args(const char *cmd, int argc, char **argv,
-                         const struct cli_option *options, void (*help)(void));
+                         const struct ios_option *options, void (*help)(void));
 
 /* The next argument: an option's id with its value in it->value (NULL when
  * it takes none), CLI_ARG_OPERAND with the operand in it->value,

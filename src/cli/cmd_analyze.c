@@ -70,7 +70,7 @@ enum {
     OPT_FORMAT, OPT_COLOR, OPT_NO_COLOR, OPT_FAIL_ON, OPT_QUIET
 };
 
-static const struct cli_option analyze_options[] = {
+static const struct ios_option analyze_options[] = {
     {"--config", NULL, 1, OPT_CONFIG},
     {"--llm", NULL, 1, OPT_LLM},
     {"--save-prompt", NULL, 1, OPT_SAVE_PROMPT},

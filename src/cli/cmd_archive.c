@@ -133,7 +133,7 @@ static int take_value(struct archive_args *a, const char *opt,
     return CLI_OK;
 }
 
-static const struct cli_option archive_options[] = {
+static const struct ios_option archive_options[] = {
     {"--format", NULL, 1, 1}, {"--since", NULL, 1, 1}, {"--until", NULL, 1, 1},
     {"--by", NULL, 1, 1},     {"--output", "-o", 1, 1}, {"--model", NULL, 1, 1},
     {"--limit", NULL, 1, 1},  {"--reports", NULL, 1, 1}, {"--table", NULL, 1, 1},

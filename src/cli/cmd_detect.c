@@ -54,7 +54,7 @@ struct detect_args {
 
 enum { OPT_NO_SHAP = 1, OPT_MODEL, OPT_THREADS };
 
-static const struct cli_option detect_options[] = {
+static const struct ios_option detect_options[] = {
     {"--no-shap", NULL, 0, OPT_NO_SHAP},
     {"--model", NULL, 1, OPT_MODEL},
     {"--threads", NULL, 1, OPT_THREADS},

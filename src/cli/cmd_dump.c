@@ -48,7 +48,7 @@ struct dump_opts {
 
 /* The options; the id of a mode is its flag plus one, --dxt is DXT_ID. */
 #define DXT_ID 0x10000
-static const struct cli_option dump_options[] = {
+static const struct ios_option dump_options[] = {
     {"--base", NULL, 0, IOSAGE_DUMP_BASE + 1},
     {"--total", NULL, 0, IOSAGE_DUMP_TOTAL + 1},
     {"--file", NULL, 0, IOSAGE_DUMP_FILE + 1},

@@ -116,7 +116,7 @@ static int parse_value(struct eval_args *a, const char *opt, const char *val)
 }
 
 /* The options: ids 1..4 are flags, 5.. take a value (parse_value). */
-static const struct cli_option eval_options[] = {
+static const struct ios_option eval_options[] = {
     {"--quiet", "-q", 0, 1},
     {"--compare", NULL, 0, 2},
     {"--loko", NULL, 0, 3},

@@ -84,7 +84,7 @@ enum {
     OPT_QUIET, OPT_PFS_RANDOM, OPT_NATIVE_SHARE
 };
 
-static const struct cli_option gen_options[] = {
+static const struct ios_option gen_options[] = {
     {"--output", "-o", 1, OPT_OUTPUT},
     {"--jobs", "-j", 1, OPT_JOBS},
     {"--timeout", NULL, 1, OPT_TIMEOUT},

@@ -85,7 +85,7 @@ static int label_one(const char *path, int verbose)
     return CLI_OK;
 }
 
-static const struct cli_option label_options[] = {
+static const struct ios_option label_options[] = {
     {"--header", NULL, 0, 1},
     {"--verbose", "-v", 0, 2},
     {0}};

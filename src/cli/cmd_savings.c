@@ -89,7 +89,7 @@ static void savings_help(void)
 
 enum { OPT_VALUE = 1, OPT_QUIET };
 
-static const struct cli_option savings_options[] = {
+static const struct ios_option savings_options[] = {
     {"--runs", NULL, 1, OPT_VALUE},      {"--warmup", NULL, 1, OPT_VALUE},
     {"--only", NULL, 1, OPT_VALUE},      {"--shard", NULL, 1, OPT_VALUE},
     {"--timeout", NULL, 1, OPT_VALUE},   {"--bench-dir", NULL, 1, OPT_VALUE},
@@ -580,7 +580,7 @@ static int parse_verb(int argc, char **argv, const char *usage, int n_want,
                       int by_kernel_ok, const char **ops, int *by_kernel,
                       int *done)
 {
-    static const struct cli_option eval_options[] = {
+    static const struct ios_option eval_options[] = {
         {"--by-kernel", NULL, 0, 1}, {0}};
     struct cli_args it = cli_args("savings", argc, argv,
                                   by_kernel_ok ? eval_options : NULL,

@@ -94,7 +94,7 @@ static int set_value(struct train_args *a, const char *opt, const char *val)
     return CLI_OK;
 }
 
-static const struct cli_option train_options[] = {
+static const struct ios_option train_options[] = {
     {"--quiet", "-q", 0, 1},
     {"--output", "-o", 1, 2},
     {"--seed", NULL, 1, 3},

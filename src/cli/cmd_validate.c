@@ -142,7 +142,7 @@ static int take_value(struct validate_args *a, const char *opt,
 
 enum { OPT_VALUE = 1, OPT_ALL_CHANGES, OPT_QUIET };
 
-static const struct cli_option validate_options[] = {
+static const struct ios_option validate_options[] = {
     {"--runs", NULL, 1, OPT_VALUE},      {"--warmup", NULL, 1, OPT_VALUE},
     {"--timeout", NULL, 1, OPT_VALUE},   {"--llm", NULL, 1, OPT_VALUE},
     {"--format", NULL, 1, OPT_VALUE},    {"--work", NULL, 1, OPT_VALUE},
