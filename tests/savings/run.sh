@@ -79,6 +79,13 @@ check "usage exit" $? 2
 check "labels exit" $? 0
 grep -q '^| throughput_utilization | 1 | ' "$tmp/labels" && ok || bad "labels table: $(cat "$tmp/labels")"
 grep -q '^| all | 3 | ' "$tmp/labels" && ok || bad "labels total: $(cat "$tmp/labels")"
+mkdir "$tmp/empty"
+"$iosage" savings labels "$tmp/empty" >"$tmp/out" 2>"$tmp/err"
+check "labels without measured changes" $? 3
+grep -q "^iosage: savings: $tmp/empty/savings.tsv: no measured changes" "$tmp/err" && ok || bad "labels empty: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] && ok || bad "labels empty printed a table"
+"$iosage" savings eval "$tmp/empty" extra 2>"$tmp/err"
+check "eval with two operands" $? 2
 
 # --- models on data/hpc-runs ---------------------------------------------------
 data=$src/data/hpc-runs
@@ -120,7 +127,8 @@ print("ranked" if ok else "not ranked: %s" % s)' "$tmp/a.json")
   "$iosage" savings eval "$data" >"$tmp/eval"
   check "eval" $? 0
   grep -q '^top-ranked change = largest measured saving: ' "$tmp/eval" && ok || bad "eval: $(cat "$tmp/eval")"
-  grep -q '^healthy runs with every predicted saving under 5%: ' "$tmp/eval" && ok || bad "eval healthy: $(cat "$tmp/eval")"
+  grep -q '^healthy configurations with every predicted saving under 5%: ' "$tmp/eval" && ok || bad "eval healthy: $(cat "$tmp/eval")"
+  grep -q '^healthy runs, one by one, with every predicted saving under 5%: ' "$tmp/eval" && ok || bad "eval healthy runs: $(cat "$tmp/eval")"
 else
   echo "no $data/savings.tsv: model checks skipped"
 fi

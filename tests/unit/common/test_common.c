@@ -1,6 +1,7 @@
 /*
  * tests/unit/common/test_common.c - src/common: the id map, the job's run
- * time, the three number styles, ios_fail and the JSON helpers.
+ * time, the three number styles, ios_fail, the JSON helpers and the
+ * argument walker.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "ios_args.h"
 #include "ios_common.h"
 #include "ios_json.h"
 #include "iosage/version.h"
@@ -127,6 +129,44 @@ static void test_json(void **state)
     assert_int_equal(sscanf(iosage_version(), "%u.%u.%u%c", &a, &b, &c, &end), 3);
 }
 
+/* The walker's rules: a value after the option or attached to a short
+ * alias, "-" an operand, "--" ends the options, help anywhere before it,
+ * an unknown option and a missing value with their messages. */
+static void test_args(void **state)
+{
+    (void)state;
+    static const struct ios_option opts[] = {
+        {"--jobs", "-j", 1, 1}, {"--quiet", "-q", 0, 2}, {0}};
+    char *argv[] = {"cmd", "-j4", "a", "--jobs", "-x", "-", "-q", "--",
+                    "-q", "--help"};
+    struct ios_args it;
+    ios_args_init(&it, 10, argv, opts);
+    assert_int_equal(ios_args_next(&it), 1);
+    assert_string_equal(it.value, "4");
+    assert_string_equal(it.name, "--jobs");
+    assert_int_equal(ios_args_next(&it), IOS_ARG_OPERAND);
+    assert_string_equal(it.value, "a");
+    assert_int_equal(ios_args_next(&it), 1);
+    assert_string_equal(it.value, "-x"); /* a value, whatever it looks like */
+    assert_int_equal(ios_args_next(&it), IOS_ARG_OPERAND);
+    assert_string_equal(it.value, "-");
+    assert_int_equal(ios_args_next(&it), 2);
+    assert_null(it.value);
+    assert_int_equal(ios_args_next(&it), IOS_ARG_OPERAND); /* after -- */
+    assert_string_equal(it.value, "-q");
+    assert_int_equal(ios_args_next(&it), IOS_ARG_OPERAND);
+    assert_string_equal(it.value, "--help");
+    assert_int_equal(ios_args_next(&it), IOS_ARG_END);
+
+    char *bad[] = {"cmd", "--nope", "-h", "--jobs"};
+    ios_args_init(&it, 4, bad, opts);
+    assert_int_equal(ios_args_next(&it), IOS_ARG_BAD);
+    assert_string_equal(it.msg, "unknown option '--nope'");
+    assert_int_equal(ios_args_next(&it), IOS_ARG_HELP);
+    assert_int_equal(ios_args_next(&it), IOS_ARG_BAD);
+    assert_string_equal(it.msg, "--jobs needs a value");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_numfmt),
         cmocka_unit_test(test_fail),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1030,6 +1030,45 @@ static void rows_and_loko(void **state)
     iosage_dataset_free(ds);
 }
 
+/* The manifest as cells by column name: CRLF and blank lines, a short line
+ * (NULL cells), line numbers; an empty file and a missing one. */
+static void manifest_cells(void **state)
+{
+    (void)state;
+    char *dir = tu_mkdtemp();
+    write_text(dir, "manifest.tsv",
+               "run_id\tconfig_id\tseed\r\n"
+               "a-r0\ta\t7\r\n"
+               "\n"
+               "b-r0\tb\n");
+    iosage_manifest *m = NULL;
+    iosage_error err;
+    assert_int_equal(iosage_manifest_load(dir, &m, &err), IOSAGE_OK);
+    assert_int_equal(m->n_cols, 3);
+    assert_int_equal(m->n_rows, 2);
+    int seed = iosage_manifest_column(m, "seed");
+    assert_int_equal(seed, 2);
+    assert_int_equal(iosage_manifest_column(m, "nope"), -1);
+    assert_string_equal(iosage_manifest_cell(m, 0, seed), "7");
+    assert_string_equal(iosage_manifest_cell(m, 1, 1), "b");
+    assert_null(iosage_manifest_cell(m, 1, seed));   /* short line */
+    assert_null(iosage_manifest_cell(m, 2, 0));      /* no such row */
+    assert_null(iosage_manifest_cell(m, 0, -1));
+    assert_int_equal(m->lineno[1], 4);
+    iosage_manifest_free(m);
+    write_text(dir, "manifest.tsv", "");
+    assert_int_equal(iosage_manifest_load(dir, &m, &err), IOSAGE_E_CORRUPT);
+    assert_null(m);
+    assert_non_null(strstr(err.msg, "empty manifest"));
+    char path[2200];
+    snprintf(path, sizeof path, "%s/manifest.tsv", dir);
+    unlink(path);
+    assert_int_equal(iosage_manifest_load(dir, &m, &err), IOSAGE_E_IO);
+    assert_non_null(strstr(err.path, "manifest.tsv"));
+    rmdir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1049,6 +1088,7 @@ int main(void)
         cmocka_unit_test(log_hook_captures),
         cmocka_unit_test(forest_and_sets),
         cmocka_unit_test(rows_and_loko),
+        cmocka_unit_test(manifest_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
