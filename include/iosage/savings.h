@@ -137,6 +137,7 @@ IOSAGE_API void iosage_savings_agreement_free(
 #define IOSAGE_SAVINGS_MAX_CHANGES 16
 
 struct iosage_model_file; /* iosage/model.h */
+struct iosage_model;
 
 /* One XGBoost regression per change id, from a log's features
  * (iosage/features.h) to the share of its I/O time the change saves. */
@@ -197,6 +198,11 @@ struct iosage_savings_eval {
     int healthy_runs, healthy_under;  /* configurations: every predicted
                                          saving of every run < 5% */
     int healthy_single, healthy_single_under; /* the same, run by run */
+    int shown_runs;                   /* with a detector: healthy runs it
+                                         never saw (test and ood splits) */
+    int shown_flagged;                /* ... that it flags */
+    int shown_under;                  /* ... where every saving analyze
+                                         would show is under 5% */
     int n_misses;                     /* healthy configurations >= 5%: */
     struct iosage_savings_healthy_miss {
         char config[64], change_id[48];
@@ -204,9 +210,12 @@ struct iosage_savings_eval {
     } misses[32];
 };
 
+/* detector (a classifier bundle, or NULL) adds the shown_* figures: on
+ * the healthy runs it was not trained on, the savings `iosage analyze`
+ * would show (only changes of detected patterns get one). */
 IOSAGE_API iosage_status iosage_savings_evaluate(
-    const char *dir, int by_kernel, struct iosage_savings_eval *out,
-    iosage_error *err);
+    const char *dir, int by_kernel, const struct iosage_model *detector,
+    struct iosage_savings_eval *out, iosage_error *err);
 
 #ifdef __cplusplus
 }

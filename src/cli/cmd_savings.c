@@ -48,7 +48,7 @@ static void savings_help(void)
         "Usage: iosage savings measure [OPTIONS] SWEEP CHANGES DATASET\n"
         "       iosage savings labels DATASET\n"
         "       iosage savings train DATASET MODEL_DIR\n"
-        "       iosage savings eval [--by-kernel] DATASET\n"
+        "       iosage savings eval [--by-kernel] [--model DIR] DATASET\n"
         "\n"
         "measure: what each change saves. For every configuration of SWEEP\n"
         "with lines in CHANGES (bench/sweeps/hpc.changes), on the file system\n"
@@ -79,7 +79,9 @@ static void savings_help(void)
         "shows the expected saving of every proposed change.\n"
         "eval: the savings models' figures on configurations left out of\n"
         "training (5 folds by configuration; --by-kernel: one kernel\n"
-        "family left out at a time).\n"
+        "family left out at a time), and on the healthy runs that the\n"
+        "classifiers (--model DIR, default the built-in bundle) never saw,\n"
+        "the savings `iosage analyze` would show.\n"
         "\n"
         "Exit status: 0 done, 2 usage error, 3 an input could not be read,\n"
         "4 some configuration failed to run (the others are in the table;\n"
@@ -562,41 +564,56 @@ static int savings_train(const char *dataset, const char *model_dir)
     return CLI_OK;
 }
 
-static int savings_eval(const char *dataset, int by_kernel)
+static int savings_eval(const char *dataset, int by_kernel,
+                        const char *model_dir)
 {
+    iosage_model *detector = NULL;
+    int rc = cli_open_model(model_dir, 1, &detector);
+    if (rc != CLI_OK)
+        return rc;
     iosage_error err;
     struct iosage_savings_eval e;
-    if (iosage_savings_evaluate(dataset, by_kernel, &e, &err) != IOSAGE_OK) {
+    if (iosage_savings_evaluate(dataset, by_kernel, detector, &e, &err) !=
+        IOSAGE_OK) {
         cli_print_error(&err);
+        iosage_model_free(detector);
         return CLI_BADINPUT;
     }
+    iosage_model_free(detector);
     iosage_report_savings_eval(stdout, &e, by_kernel);
     return cli_stdout_check();
 }
 
-/* labels, train, eval: n_want operands into ops; --by-kernel (eval only)
- * anywhere. CLI_OK, or the exit code after help or a usage error. */
+/* labels, train, eval: their operands and options. */
+struct verb_args {
+    const char *ops[2];
+    int by_kernel;          /* eval --by-kernel */
+    const char *model_dir;  /* eval --model DIR */
+};
+
+/* n_want operands into v->ops; eval's options anywhere. CLI_OK, or the
+ * exit code after help or a usage error. */
 static int parse_verb(int argc, char **argv, const char *usage, int n_want,
-                      int by_kernel_ok, const char **ops, int *by_kernel,
-                      int *done)
+                      int eval, struct verb_args *v, int *done)
 {
     static const struct ios_option eval_options[] = {
-        {"--by-kernel", NULL, 0, 1}, {0}};
+        {"--by-kernel", NULL, 0, 1}, {"--model", NULL, 1, 2}, {0}};
     struct cli_args it = cli_args("savings", argc, argv,
-                                  by_kernel_ok ? eval_options : NULL,
-                                  savings_help);
+                                  eval ? eval_options : NULL, savings_help);
     int id, n = 0;
     *done = 0;
     while ((id = cli_args_next(&it)) != CLI_ARG_END) {
         if (id == CLI_ARG_STOP)
             return cli_args_stop(&it, done);
         if (id == 1)
-            *by_kernel = 1;
+            v->by_kernel = 1;
+        else if (id == 2)
+            v->model_dir = it.value;
         else if (n == n_want)
             return cli_usage_error("savings", "savings: expected '%s', got "
                                    "one operand more: '%s'", usage, it.value);
         else
-            ops[n++] = it.value;
+            v->ops[n++] = it.value;
     }
     if (n != n_want)
         return cli_usage_error("savings", "savings: expected '%s'", usage);
@@ -612,25 +629,27 @@ int cmd_savings(int argc, char **argv)
         savings_help();
         return CLI_OK;
     }
-    const char *ops[2];
-    int by_kernel = 0, done = 0, rc;
+    struct verb_args v = {{NULL, NULL}, 0, NULL};
+    int done = 0, rc;
     if (strcmp(verb, "labels") == 0) {
-        rc = parse_verb(argc - 1, argv + 1, "labels DATASET", 1, 0, ops,
-                        &by_kernel, &done);
-        return rc != CLI_OK || done ? rc : savings_labels(ops[0]);
+        rc = parse_verb(argc - 1, argv + 1, "labels DATASET", 1, 0, &v, &done);
+        return rc != CLI_OK || done ? rc : savings_labels(v.ops[0]);
     }
     if (strcmp(verb, "train") == 0) {
         rc = parse_verb(argc - 1, argv + 1, "train DATASET MODEL_DIR", 2, 0,
-                        ops, &by_kernel, &done);
-        return rc != CLI_OK || done ? rc : savings_train(ops[0], ops[1]);
+                        &v, &done);
+        return rc != CLI_OK || done ? rc : savings_train(v.ops[0], v.ops[1]);
     }
     if (strcmp(verb, "eval") == 0) {
-        rc = parse_verb(argc - 1, argv + 1, "eval [--by-kernel] DATASET", 1,
-                        1, ops, &by_kernel, &done);
-        return rc != CLI_OK || done ? rc : savings_eval(ops[0], by_kernel);
+        rc = parse_verb(argc - 1, argv + 1,
+                        "eval [--by-kernel] [--model DIR] DATASET", 1, 1, &v,
+                        &done);
+        return rc != CLI_OK || done ? rc
+                                    : savings_eval(v.ops[0], v.by_kernel,
+                                                   v.model_dir);
     }
     return cli_usage_error("savings", "savings: expected 'measure SWEEP "
                            "CHANGES DATASET', 'labels DATASET', 'train "
                            "DATASET MODEL_DIR' or 'eval [--by-kernel] "
-                           "DATASET'");
+                           "[--model DIR] DATASET'");
 }

@@ -33,6 +33,8 @@
 #include "ios_json.h"
 #include "ios_text.h"
 #include "iosage/features.h"
+#include "iosage/model.h"
+#include "iosage/patterns.h"
 #include "iosage/savings.h"
 #include "iosage/validate.h"
 
@@ -746,7 +748,45 @@ struct top_slot {
     int measured_k, predicted_k, changes;
 };
 
+/* The healthy runs that the classifier never saw (the test and ood splits
+ * of the dataset; it trains on train and validation): what `iosage
+ * analyze` would show on them, i.e. the largest out-of-fold predicted
+ * saving among the changes of the patterns the classifier detects, and
+ * nothing when it calls the run healthy. hpred[i * MAX + k] is change k's
+ * prediction on dataset row i. */
+static iosage_status shown_on_healthy(const struct sdata *d,
+                                      const iosage_model *detector,
+                                      char ids[][2][48], int n,
+                                      const double *hpred,
+                                      struct iosage_savings_eval *out,
+                                      iosage_error *err)
+{
+    for (size_t i = 0; i < d->ds->n_rows; i++) {
+        int split = d->ds->split[i];
+        if (!d->healthy[i] ||
+            (split != IOSAGE_SPLIT_TEST && split != IOSAGE_SPLIT_OOD))
+            continue;
+        struct iosage_detection det;
+        iosage_status st =
+            iosage_model_detect(detector, d->ds->x + i * NF, 1, &det, err);
+        if (st != IOSAGE_OK)
+            return st;
+        double shown = 0; /* nothing shown */
+        for (int k = 0; k < n && !det.healthy; k++) {
+            int p = iosage_pattern_index(ids[k][0]);
+            double v = hpred[i * IOSAGE_SAVINGS_MAX_CHANGES + (size_t)k];
+            if (p >= 0 && det.detected[p] && !isnan(v) && v > shown)
+                shown = v;
+        }
+        out->shown_runs++;
+        out->shown_flagged += !det.healthy;
+        out->shown_under += shown < 0.05;
+    }
+    return IOSAGE_OK;
+}
+
 iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
+                                      const iosage_model *detector,
                                       struct iosage_savings_eval *out,
                                       iosage_error *err)
 {
@@ -789,6 +829,12 @@ iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
     char ids[IOSAGE_SAVINGS_MAX_CHANGES][2][48];
     int n = st == IOSAGE_OK ? table_changes(&d, ids, IOSAGE_SAVINGS_MAX_CHANGES)
                             : 0;
+    size_t nh = (nds ? nds : 1) * IOSAGE_SAVINGS_MAX_CHANGES;
+    double *hpred = st == IOSAGE_OK ? malloc(nh * sizeof *hpred) : NULL;
+    if (st == IOSAGE_OK && !hpred)
+        st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
+    for (size_t i = 0; hpred && i < nh; i++)
+        hpred[i] = NAN;
     for (int k = 0; k < n && st == IOSAGE_OK; k++) {
         struct srow *r = NULL;
         size_t nr = 0;
@@ -826,6 +872,8 @@ iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
                 }
                 if (pred[i] > run_max[r[i].ds_row])
                     run_max[r[i].ds_row] = pred[i];
+                hpred[r[i].ds_row * IOSAGE_SAVINGS_MAX_CHANGES + (size_t)k] =
+                    pred[i];
                 continue;
             }
             t->changes++;
@@ -869,6 +917,9 @@ iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
             out->n_misses++;
         }
     }
+    if (st == IOSAGE_OK && detector)
+        st = shown_on_healthy(&d, detector, ids, n, hpred, out, err);
+    free(hpred);
     free(top);
     free(healthy_max);
     free(run_max);

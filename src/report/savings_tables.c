@@ -85,6 +85,12 @@ void iosage_report_savings_eval(FILE *out, const struct iosage_savings_eval *e,
                  "under 5%%: %d of %d (%.1f%%)\n",
             e->healthy_single_under, e->healthy_single,
             percent(e->healthy_single_under, e->healthy_single));
+    if (e->shown_runs > 0)
+        fprintf(out, "healthy runs the classifiers never saw, every saving "
+                     "analyze shows under 5%%: %d of %d (%.1f%%; flagged by "
+                     "the classifiers: %d)\n",
+                e->shown_under, e->shown_runs,
+                percent(e->shown_under, e->shown_runs), e->shown_flagged);
     for (int i = 0; i < e->n_misses; i++)
         fprintf(out, "  healthy %s: %s predicted %.0f%%\n", e->misses[i].config,
                 e->misses[i].change_id, 100 * e->misses[i].predicted);

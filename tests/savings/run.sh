@@ -129,6 +129,9 @@ print("ranked" if ok else "not ranked: %s" % s)' "$tmp/a.json")
   grep -q '^top-ranked change = largest measured saving: ' "$tmp/eval" && ok || bad "eval: $(cat "$tmp/eval")"
   grep -q '^healthy configurations with every predicted saving under 5%: ' "$tmp/eval" && ok || bad "eval healthy: $(cat "$tmp/eval")"
   grep -q '^healthy runs, one by one, with every predicted saving under 5%: ' "$tmp/eval" && ok || bad "eval healthy runs: $(cat "$tmp/eval")"
+  # the test and ood splits' healthy runs, seen through the classifiers
+  shown=$(sed -n 's/^healthy runs the classifiers never saw, every saving analyze shows under 5%: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' "$tmp/eval")
+  [ -n "$shown" ] && [ "${shown#* }" -gt 0 ] && [ "${shown% *}" -le "${shown#* }" ] && ok || bad "eval shown: $(cat "$tmp/eval")"
 else
   echo "no $data/savings.tsv: model checks skipped"
 fi
