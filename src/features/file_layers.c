@@ -267,6 +267,24 @@ static int classify(const char *path)
     return FL_DATA;
 }
 
+/* The layer of every file that has no record of a module (see fl_file). */
+static const struct fl_layer absent_layer = {.max_byte = -1};
+
+/* File f's layer k to fold a record into, made when absent; NULL on no
+ * memory. */
+static struct fl_layer *layer_to_fill(struct fl_table *t, struct fl_file *f,
+                                      int k)
+{
+    if (f->L[k] == &absent_layer) {
+        struct fl_layer *l = ios_arena_alloc(t->layers, sizeof *l);
+        if (!l)
+            return NULL;
+        l->max_byte = -1;
+        f->L[k] = l;
+    }
+    return (struct fl_layer *)f->L[k]; /* one of ours, from the arena */
+}
+
 /* Index of file id, added when absent; -1 on no memory. */
 static int64_t file_index(struct fl_table *t, uint64_t id, const iosage_log *log)
 {
@@ -287,7 +305,7 @@ static int64_t file_index(struct fl_table *t, uint64_t id, const iosage_log *log
     f->path = iosage_log_name(log, id);
     f->cls = classify(f->path);
     for (int k = 0; k < FL_NLAYERS; k++)
-        f->L[k].max_byte = -1;
+        f->L[k] = &absent_layer;
     if (ios_idmap_put(&t->map, id, t->n) != 0)
         return -1;
     return (int64_t)t->n++;
@@ -331,10 +349,14 @@ static iosage_status fold_all(const iosage_log *log, struct fl_table *t)
             int64_t fi = file_index(t, rec->id, log);
             if (fi < 0)
                 return IOSAGE_E_NOMEM;
-            if (layer < 0)
+            if (layer < 0) {
                 fold_lustre(&t->files[fi], rec);
-            else
-                fold_record(&t->files[fi].L[layer], rec, layer, t->nprocs);
+                continue;
+            }
+            struct fl_layer *l = layer_to_fill(t, &t->files[fi], layer);
+            if (!l)
+                return IOSAGE_E_NOMEM;
+            fold_record(l, rec, layer, t->nprocs);
         }
     }
     return IOSAGE_OK;
@@ -422,10 +444,10 @@ static void rank_sums(const iosage_log *log, struct fl_table *t)
 
 int fl_counted(const struct fl_file *f, int layer)
 {
-    if (!f->L[layer].present)
+    if (!f->L[layer]->present)
         return 0;
     if (layer == FL_POSIX || layer == FL_DFS)
-        return !f->L[FL_MPIIO].present;
+        return !f->L[FL_MPIIO]->present;
     return 1;
 }
 
@@ -434,7 +456,7 @@ double fl_file_time(const struct fl_file *f)
     double s = 0;
     for (int k = 0; k < FL_NLAYERS; k++)
         if (fl_counted(f, k))
-            s += f->L[k].t_read + f->L[k].t_write + f->L[k].t_meta;
+            s += f->L[k]->t_read + f->L[k]->t_write + f->L[k]->t_meta;
     return s;
 }
 
@@ -443,7 +465,7 @@ int64_t fl_file_ops(const struct fl_file *f)
     int64_t s = 0;
     for (int k = 0; k < FL_NLAYERS; k++)
         if (fl_counted(f, k))
-            s = sadd(s, sadd(f->L[k].reads, f->L[k].writes));
+            s = sadd(s, sadd(f->L[k]->reads, f->L[k]->writes));
     return s;
 }
 
@@ -452,7 +474,7 @@ int fl_is_data(const struct fl_file *f)
     if (f->cls != FL_DATA)
         return 0;
     for (int k = 0; k < FL_NLAYERS; k++)
-        if (f->L[k].bytes_r + f->L[k].bytes_w > 0)
+        if (f->L[k]->bytes_r + f->L[k]->bytes_w > 0)
             return 1;
     return 0;
 }
@@ -461,7 +483,7 @@ int fl_is_data(const struct fl_file *f)
 int fl_is_shared(const struct fl_file *f)
 {
     for (int k = 0; k < FL_NLAYERS; k++)
-        if (fl_counted(f, k) && f->L[k].data_ranks >= 2)
+        if (fl_counted(f, k) && f->L[k]->data_ranks >= 2)
             return 1;
     return 0;
 }
@@ -470,8 +492,8 @@ int64_t fl_file_extent(const struct fl_file *f)
 {
     int64_t m = -1;
     for (int k = 0; k < FL_NLAYERS; k++)
-        if (f->L[k].max_byte > m)
-            m = f->L[k].max_byte;
+        if (f->L[k]->max_byte > m)
+            m = f->L[k]->max_byte;
     return m + 1;
 }
 
@@ -480,7 +502,7 @@ double fl_dir_time(const struct fl_file *f, int wr)
     double s = 0;
     for (int k = 0; k < FL_NLAYERS; k++)
         if (fl_counted(f, k))
-            s += wr ? f->L[k].t_write : f->L[k].t_read;
+            s += wr ? f->L[k]->t_write : f->L[k]->t_read;
     return s;
 }
 
@@ -489,17 +511,17 @@ double fl_dir_ops(const struct fl_file *f, int wr)
     double s = 0;
     for (int k = 0; k < FL_NLAYERS; k++)
         if (fl_counted(f, k))
-            s += (double)(wr ? f->L[k].writes : f->L[k].reads);
+            s += (double)(wr ? f->L[k]->writes : f->L[k]->reads);
     return s;
 }
 
 const struct fl_layer *fl_low_layer(const struct fl_file *f)
 {
-    if (f->L[FL_POSIX].present)
-        return &f->L[FL_POSIX];
-    if (f->L[FL_DFS].present)
-        return &f->L[FL_DFS];
-    return &f->L[FL_MPIIO];
+    if (f->L[FL_POSIX]->present)
+        return f->L[FL_POSIX];
+    if (f->L[FL_DFS]->present)
+        return f->L[FL_DFS];
+    return f->L[FL_MPIIO];
 }
 
 double fl_material(const struct fl_table *t, double time, double ops)
@@ -515,6 +537,7 @@ void fl_table_free(struct fl_table *t)
         return;
     free(t->files);
     ios_idmap_free(&t->map);
+    ios_arena_destroy(t->layers);
     free(t->rank_time);
     free(t->rank_bytes);
     free(t->scratch);
@@ -533,7 +556,9 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
     t->run_time = run_time;
     t->rank_time = calloc((size_t)t->nprocs, sizeof *t->rank_time);
     t->rank_bytes = calloc((size_t)t->nprocs, sizeof *t->rank_bytes);
-    if (!t->rank_time || !t->rank_bytes || fold_all(log, t) != IOSAGE_OK ||
+    t->layers = ios_arena_create();
+    if (!t->rank_time || !t->rank_bytes || !t->layers ||
+        fold_all(log, t) != IOSAGE_OK ||
         !(t->scratch = calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;

@@ -22,7 +22,8 @@
  *   - the job's I/O time is the sum of fl_file_time() over every file.
  *   - counters of value -1 (not collected) count as 0.
  *
- * Ownership: the table owns its arrays; fl_table_free() releases them (the
+ * Ownership: the table owns its arrays and its layers (an arena);
+ * fl_table_free() releases them (the
  * file table does, when it is freed). Paths point into the log, which must
  * outlive the table.
  */
@@ -34,6 +35,7 @@
 
 #include "iosage/darshan.h"
 #include "iosage/error.h"
+#include "ios_arena.h"
 #include "ios_idmap.h"
 #include "ios_numfmt.h"
 
@@ -62,12 +64,16 @@ struct fl_layer {
     int64_t write_ranks;    /* ranks that wrote */
 };
 
+/* A file's layers: L[k] points to its layer of module k, or, when the file
+ * has no record of k, to one shared empty layer (present 0, max_byte -1,
+ * every count 0), so that readers need no test. Most files have one or two
+ * layers: a log of 10^6 files held 800 MB of empty layers inline. */
 struct fl_file {
     uint64_t id;
     const char *path;       /* from the log, or NULL when unnamed */
     int cls;                /* enum fl_class */
     int lustre_stripes;     /* stripe count from a LUSTRE record, 0 unknown */
-    struct fl_layer L[FL_NLAYERS];
+    const struct fl_layer *L[FL_NLAYERS];
 };
 
 struct fl_table {
@@ -82,6 +88,7 @@ struct fl_table {
     int64_t total_ops;      /* data ops of counted layers */
     int64_t *scratch;       /* n entries for the criteria (file sizes) */
     ios_idmap map;          /* file id -> index into files */
+    ios_arena *layers;      /* the present layers */
 };
 
 /* Build / free. nprocs and run_time are the file table's job values.

@@ -57,7 +57,7 @@ static void criterion(const struct fl_table *t, int *present, double *value,
         const struct fl_file *f = &t->files[i];
         if (!fl_is_data(f))
             continue;
-        const struct fl_layer *low = fl_low_layer(f), *st = &f->L[FL_STDIO];
+        const struct fl_layer *low = fl_low_layer(f), *st = f->L[FL_STDIO];
         int carries = 0;
         for (int wr = 0; wr < 2; wr++) {
             double n = small_dir(low, wr) + small_dir(st, wr);

@@ -33,7 +33,7 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     int64_t files = 0;
     for (size_t i = 0; i < t->n; i++) {
         const struct fl_file *f = &t->files[i];
-        const struct fl_layer *l = &f->L[FL_POSIX];
+        const struct fl_layer *l = f->L[FL_POSIX];
         if (!fl_is_data(f) || !l->has_seq)
             continue;
         int carries = 0;

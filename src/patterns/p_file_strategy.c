@@ -42,8 +42,8 @@ static void criterion(const struct fl_table *t, int *present, double *value,
         if (ext <= 0) {
             ext = 0;
             for (int k = 0; k < FL_NLAYERS; k++)
-                if (f->L[k].bytes_r + f->L[k].bytes_w > ext)
-                    ext = f->L[k].bytes_r + f->L[k].bytes_w;
+                if (f->L[k]->bytes_r + f->L[k]->bytes_w > ext)
+                    ext = f->L[k]->bytes_r + f->L[k]->bytes_w;
         }
         sizes[n++] = ext;
         time += fl_file_time(f);

@@ -32,10 +32,10 @@ struct ic_file {
 
 static void ic_measure(const struct fl_file *f, struct ic_file *c)
 {
-    const struct fl_layer *p = &f->L[FL_POSIX];
+    const struct fl_layer *p = f->L[FL_POSIX];
     c->indep = c->ops = c->iops = c->bytes = 0;
-    if (f->L[FL_MPIIO].present) {
-        const struct fl_layer *m = &f->L[FL_MPIIO];
+    if (f->L[FL_MPIIO]->present) {
+        const struct fl_layer *m = f->L[FL_MPIIO];
         c->indep = (double)m->indep_ops;
         c->ops = c->iops = (double)(m->indep_ops + m->coll_ops);
         c->bytes = (double)(m->bytes_r + m->bytes_w);
@@ -46,13 +46,13 @@ static void ic_measure(const struct fl_file *f, struct ic_file *c)
     /* STDIO and DFS operations are neither POSIX nor MPI-IO. */
     for (int k = FL_STDIO; k <= FL_DFS; k++)
         if (fl_counted(f, k))
-            c->ops += (double)(f->L[k].reads + f->L[k].writes);
+            c->ops += (double)(f->L[k]->reads + f->L[k]->writes);
     /* Not contiguous: the requests reach the file system in pieces under
      * 1 MiB (an MPI-IO request split by a file view or a datatype). Large
      * disjoint blocks per rank do not count, interleaved or not. */
     double pops = (double)(p->reads + p->writes);
     double pbytes = (double)(p->bytes_r + p->bytes_w);
-    c->noncontig = f->L[FL_MPIIO].present && pops > 0 && pbytes / pops < IOS_MIB;
+    c->noncontig = f->L[FL_MPIIO]->present && pops > 0 && pbytes / pops < IOS_MIB;
 }
 
 static void criterion(const struct fl_table *t, int *present, double *value,
@@ -80,7 +80,7 @@ static void criterion(const struct fl_table *t, int *present, double *value,
                 if (*s == '/')
                     base = s + 1;
             snprintf(detail, sizeof detail, " [%.60s %s %.0f%% indep, %.0f ops, avg %.0f B%s]",
-                     base, f->L[FL_MPIIO].present ? "MPI-IO" : "POSIX",
+                     base, f->L[FL_MPIIO]->present ? "MPI-IO" : "POSIX",
                      100 * indep_share, c.ops, avg, c.noncontig ? ", POSIX pieces < 1 MiB" : "");
         }
     }

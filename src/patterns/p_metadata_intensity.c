@@ -31,13 +31,13 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     for (size_t i = 0; i < t->n; i++) {
         const struct fl_file *f = &t->files[i];
         for (int k = 0; k < FL_NLAYERS; k++) {
-            const struct fl_layer *l = &f->L[k];
+            const struct fl_layer *l = f->L[k];
             if (fl_counted(f, k))
                 meta += l->t_meta;
             /* Operations are counted where the file system sees them:
              * POSIX (also under MPI-IO), DFS, STDIO; MPI-IO only for files
              * without a POSIX record. */
-            if (k == FL_MPIIO && (f->L[FL_POSIX].present || f->L[FL_DFS].present))
+            if (k == FL_MPIIO && (f->L[FL_POSIX]->present || f->L[FL_DFS]->present))
                 continue;
             if (l->present)
                 ops += (double)(l->opens + l->stats + l->seeks + l->syncs);

@@ -56,7 +56,7 @@ struct tu_scan {
 
 static void tu_file(const struct fl_file *f, struct tu_scan *s)
 {
-    const struct fl_layer *sl = f->L[FL_POSIX].present ? &f->L[FL_POSIX] : &f->L[FL_MPIIO];
+    const struct fl_layer *sl = f->L[FL_POSIX]->present ? f->L[FL_POSIX] : f->L[FL_MPIIO];
     if (sl->counted_syncs > 0) { /* sync time is booked as write time */
         s->syncs += sl->counted_syncs;
         s->sync_writes += (double)sl->writes_synced;
@@ -68,8 +68,8 @@ static void tu_file(const struct fl_file *f, struct tu_scan *s)
      * call (the counted layers). */
     int64_t bw = fl_low_layer(f)->bytes_w, wr = 0;
     for (int k = 0; k < FL_NLAYERS; k++)
-        if (fl_counted(f, k) && f->L[k].write_ranks > wr)
-            wr = f->L[k].write_ranks;
+        if (fl_counted(f, k) && f->L[k]->write_ranks > wr)
+            wr = f->L[k]->write_ranks;
     if (f->lustre_stripes == 1 && fl_is_shared(f) && bw >= (int64_t)1 << 30 && wr >= 16) {
         s->ost_files++;
         s->ost_time += fl_file_time(f);
@@ -77,13 +77,13 @@ static void tu_file(const struct fl_file *f, struct tu_scan *s)
     }
     int64_t ext = fl_file_extent(f), br = 0;
     for (int k = 0; k < FL_NLAYERS; k++)
-        if (f->L[k].max_byte >= 0 && f->L[k].bytes_r > br)
-            br = f->L[k].bytes_r;
+        if (f->L[k]->max_byte >= 0 && f->L[k]->bytes_r > br)
+            br = f->L[k]->bytes_r;
     /* Under MPI-IO the application's reads are MPI-IO's: POSIX reads that
      * MPI-IO made itself (data sieving, collective buffering) do not count
      * (the same rule as the feature's scan, src/features/scan.c). */
-    if (f->L[FL_MPIIO].present && f->L[FL_MPIIO].bytes_r < br)
-        br = f->L[FL_MPIIO].bytes_r;
+    if (f->L[FL_MPIIO]->present && f->L[FL_MPIIO]->bytes_r < br)
+        br = f->L[FL_MPIIO]->bytes_r;
     if (ext > 0 && (double)br >= 2.0 * (double)ext) {
         s->rr_files++; /* the reads are what repeats */
         s->rr_time += fl_dir_time(f, 0);
