@@ -94,4 +94,7 @@ void iosage_report_savings_eval(FILE *out, const struct iosage_savings_eval *e,
     for (int i = 0; i < e->n_misses; i++)
         fprintf(out, "  healthy %s: %s predicted %.0f%%\n", e->misses[i].config,
                 e->misses[i].change_id, 100 * e->misses[i].predicted);
+    int more = e->healthy_runs - e->healthy_under - e->n_misses;
+    if (more > 0)
+        fprintf(out, "  and %d more healthy configurations\n", more);
 }
