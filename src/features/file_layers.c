@@ -11,6 +11,12 @@
  * gets F_SLOWEST_RANK_TIME, the fastest F_FASTEST_RANK_TIME, and every other
  * rank an equal part of what remains. Bytes are shared the same way with the
  * *_RANK_BYTES counters.
+ *
+ * The per-rank arrays hold only the ranks that something names (a rank's own
+ * record, or the slowest or fastest rank of a shared one); every later rank
+ * of the job got nothing but the equal parts, t->rest_time and
+ * t->rest_bytes. A log that claims 10^6 ranks and names three costs three
+ * entries, not 16 MB (fuzzed logs made this the reader target's hot spot).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +27,7 @@
 #include "ios_file_layers.h"
 
 #define MIB 1048576.0
-#define MAX_RANKS (1 << 22) /* per-rank arrays of at most this many ranks */
+#define MAX_RANKS (1 << 22) /* ranks past this are not counted one by one */
 
 #define CV_MAX ((int64_t)1 << 56) /* larger counter values are garbage */
 
@@ -367,8 +373,36 @@ struct rank_acc {
     double common_t, common_b; /* added to every rank */
 };
 
-static void share_reduced(struct fl_table *t, struct rank_acc *a,
-                          const iosage_record *rec, const struct fl_idx *x, int data)
+/* Make ranks 0..r named: the arrays grow to hold them, zeroed. Returns 0,
+ * or -1 when out of memory. */
+static int name_rank(struct fl_table *t, int64_t r)
+{
+    if (r < t->n_named)
+        return 0;
+    if (r >= t->rank_cap) {
+        int64_t cap = t->rank_cap ? t->rank_cap * 2 : 64;
+        if (cap <= r)
+            cap = r + 1;
+        if (cap > t->nprocs)
+            cap = t->nprocs;
+        double *tm = realloc(t->rank_time, (size_t)cap * sizeof *tm);
+        if (!tm)
+            return -1;
+        t->rank_time = tm;
+        double *by = realloc(t->rank_bytes, (size_t)cap * sizeof *by);
+        if (!by)
+            return -1;
+        t->rank_bytes = by;
+        t->rank_cap = cap;
+    }
+    for (int64_t k = t->n_named; k <= r; k++)
+        t->rank_time[k] = t->rank_bytes[k] = 0;
+    t->n_named = r + 1;
+    return 0;
+}
+
+static int share_reduced(struct fl_table *t, struct rank_acc *a,
+                         const iosage_record *rec, const struct fl_idx *x, int data)
 {
     int64_t n = t->nprocs;
     double T = fv(rec, x->t_read) + fv(rec, x->t_write) + fv(rec, x->t_meta);
@@ -382,13 +416,15 @@ static void share_reduced(struct fl_table *t, struct rank_acc *a,
     if (!ok || n == 1) {
         a->common_t += T / (double)n;
         a->common_b += B / (double)n;
-        return;
+        return 0;
     }
     if (fr == sr) { /* every rank took the same time */
         a->common_t += T / (double)n;
         a->common_b += B / (double)n;
-        return;
+        return 0;
     }
+    if (name_rank(t, sr > fr ? sr : fr) != 0)
+        return -1;
     double rest = n > 2 ? (T - S - F) / (double)(n - 2) : 0;
     double restb = n > 2 ? (B - SB - FB) / (double)(n - 2) : 0;
     rest = rest > 0 ? rest : 0;
@@ -399,9 +435,10 @@ static void share_reduced(struct fl_table *t, struct rank_acc *a,
     t->rank_time[fr] += F - rest;
     t->rank_bytes[sr] += SB - restb;
     t->rank_bytes[fr] += FB - restb;
+    return 0;
 }
 
-static void rank_sums(const iosage_log *log, struct fl_table *t)
+static iosage_status rank_sums(const iosage_log *log, struct fl_table *t)
 {
     struct rank_acc a = {0, 0};
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
@@ -422,11 +459,14 @@ static void rank_sums(const iosage_log *log, struct fl_table *t)
              * rank are no imbalance. */
             int data = t->files[fi].cls == FL_DATA;
             if (rec->rank < 0) {
-                share_reduced(t, &a, rec, x, data);
+                if (share_reduced(t, &a, rec, x, data) != 0)
+                    return IOSAGE_E_NOMEM;
                 continue;
             }
             if (rec->rank >= t->nprocs)
                 continue;
+            if (name_rank(t, rec->rank) != 0)
+                return IOSAGE_E_NOMEM;
             t->rank_time[rec->rank] += fv(rec, x->t_read) + fv(rec, x->t_write) +
                                        fv(rec, x->t_meta);
             if (data)
@@ -434,10 +474,13 @@ static void rank_sums(const iosage_log *log, struct fl_table *t)
                                                      cv(rec, x->bytes_w));
         }
     }
-    for (int64_t r = 0; r < t->nprocs; r++) {
+    for (int64_t r = 0; r < t->n_named; r++) {
         t->rank_time[r] += a.common_t;
         t->rank_bytes[r] += a.common_b;
     }
+    t->rest_time = a.common_t;
+    t->rest_bytes = a.common_b;
+    return IOSAGE_OK;
 }
 
 /* --- queries ---------------------------------------------------------------- */
@@ -554,11 +597,8 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
     if (t->nprocs > MAX_RANKS) /* the per-rank arrays stay bounded */
         t->nprocs = MAX_RANKS;
     t->run_time = run_time;
-    t->rank_time = calloc((size_t)t->nprocs, sizeof *t->rank_time);
-    t->rank_bytes = calloc((size_t)t->nprocs, sizeof *t->rank_bytes);
     t->layers = ios_arena_create();
-    if (!t->rank_time || !t->rank_bytes || !t->layers ||
-        fold_all(log, t) != IOSAGE_OK ||
+    if (!t->layers || fold_all(log, t) != IOSAGE_OK ||
         !(t->scratch = calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
@@ -569,6 +609,43 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
         t->total_ops = sadd(t->total_ops, fl_file_ops(f));
     }
     t->has_timers = t->io_time > 0;
-    rank_sums(log, t);
+    if (rank_sums(log, t) != IOSAGE_OK) {
+        fl_table_free(t);
+        return IOSAGE_E_NOMEM;
+    }
     return IOSAGE_OK;
+}
+
+double fl_rank_time(const struct fl_table *t, int64_t r)
+{
+    return r < t->n_named ? t->rank_time[r] : t->rest_time;
+}
+
+double fl_rank_bytes(const struct fl_table *t, int64_t r)
+{
+    return r < t->n_named ? t->rank_bytes[r] : t->rest_bytes;
+}
+
+/* Sums and first maxima over all nprocs ranks: the named ranks one by one,
+ * the others (all alike) at once. */
+void fl_rank_summary(const struct fl_table *t, struct fl_ranks *s)
+{
+    memset(s, 0, sizeof *s);
+    int64_t m = t->n_named;
+    for (int64_t r = 0; r < m; r++) {
+        s->sum_time += t->rank_time[r];
+        s->sum_bytes += t->rank_bytes[r];
+        if (t->rank_time[r] > fl_rank_time(t, s->slowest))
+            s->slowest = r;
+        if (t->rank_bytes[r] > fl_rank_bytes(t, s->biggest))
+            s->biggest = r;
+    }
+    if (m < t->nprocs) {
+        s->sum_time += t->rest_time * (double)(t->nprocs - m);
+        s->sum_bytes += t->rest_bytes * (double)(t->nprocs - m);
+        if (t->rest_time > fl_rank_time(t, s->slowest))
+            s->slowest = m;
+        if (t->rest_bytes > fl_rank_bytes(t, s->biggest))
+            s->biggest = m;
+    }
 }

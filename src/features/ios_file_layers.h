@@ -12,7 +12,10 @@
  *          ├─ layer MPIIO   ... plus independent / collective ops
  *          ├─ layer STDIO
  *          └─ layer DFS
- *   ranks: own[r] (records of rank r) + shared part (rank -1 records)
+ *   ranks: own[r] (records of rank r) + shared part (rank -1 records),
+ *          held for the ranks some record names (n_named); every later
+ *          rank has the shared part only (rest_time, rest_bytes):
+ *          fl_rank_time(), fl_rank_summary()
  *
  * Invariants:
  *   - a file's "counted" layers are MPI-IO when it has an MPI-IO record
@@ -80,8 +83,12 @@ struct fl_table {
     size_t n, cap;
     struct fl_file *files;
     int64_t nprocs;         /* usable rank count (>= 1) */
-    double *rank_time;      /* nprocs: estimated I/O seconds per rank */
-    double *rank_bytes;     /* nprocs: bytes moved per rank */
+    int64_t n_named;        /* ranks 0..n_named-1 have entries below */
+    int64_t rank_cap;       /* entries allocated */
+    double *rank_time;      /* n_named: estimated I/O seconds per rank */
+    double *rank_bytes;     /* n_named: bytes moved per rank */
+    double rest_time;       /* I/O seconds of each rank from n_named on */
+    double rest_bytes;      /* bytes of each rank from n_named on */
     double io_time;         /* sum of fl_file_time() */
     double run_time;
     int has_timers;         /* any non-zero time in a counted layer */
@@ -96,6 +103,18 @@ struct fl_table {
 iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
                              double run_time, struct fl_table *t);
 void fl_table_free(struct fl_table *t);
+
+/* Per-rank I/O seconds and bytes of any rank 0..nprocs-1. */
+double fl_rank_time(const struct fl_table *t, int64_t r);
+double fl_rank_bytes(const struct fl_table *t, int64_t r);
+
+/* Over all nprocs ranks: sums, and the first rank of most time (slowest)
+ * and of most bytes (biggest). */
+struct fl_ranks {
+    double sum_time, sum_bytes;
+    int64_t slowest, biggest;
+};
+void fl_rank_summary(const struct fl_table *t, struct fl_ranks *s);
 
 /* Counted-layer queries. */
 int fl_counted(const struct fl_file *f, int layer);

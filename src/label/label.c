@@ -25,11 +25,10 @@ const char *iosage_label_pattern_id(int p)
 /* The slowest rank's I/O seconds from the table's per-rank estimate. */
 static double slowest_rank(const struct fl_table *t)
 {
-    double s = 0;
-    for (int64_t r = 0; r < t->nprocs; r++)
-        if (t->rank_time[r] > s)
-            s = t->rank_time[r];
-    return s;
+    struct fl_ranks k;
+    fl_rank_summary(t, &k);
+    double s = fl_rank_time(t, k.slowest);
+    return s > 0 ? s : 0;
 }
 
 void iosage_label_table(const iosage_log *log, const iosage_file_table *ft,

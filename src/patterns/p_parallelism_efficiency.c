@@ -28,21 +28,15 @@ static const char *const key_features[] = {
 static void criterion(const struct fl_table *t, int *present, double *value,
                       char *ev, size_t size)
 {
-    int64_t n = t->nprocs, slow = 0, big = 0;
-    double sum_t = 0, sum_b = 0;
-    for (int64_t r = 0; r < n; r++) {
-        sum_t += t->rank_time[r];
-        sum_b += t->rank_bytes[r];
-        if (t->rank_time[r] > t->rank_time[slow])
-            slow = r;
-        if (t->rank_bytes[r] > t->rank_bytes[big])
-            big = r;
-    }
-    double mean_t = sum_t / (double)n, mean_b = sum_b / (double)n;
-    double rt = mean_t > 0 ? t->rank_time[slow] / mean_t : 0;
-    double rb = mean_b > 0 ? t->rank_bytes[big] / mean_b : 0;
-    double st = t->run_time > 0 ? t->rank_time[slow] / t->run_time : 0;
-    double sb = t->run_time > 0 ? t->rank_time[big] / t->run_time : 0;
+    int64_t n = t->nprocs;
+    struct fl_ranks k;
+    fl_rank_summary(t, &k);
+    double mean_t = k.sum_time / (double)n, mean_b = k.sum_bytes / (double)n;
+    double slow_t = fl_rank_time(t, k.slowest), big_t = fl_rank_time(t, k.biggest);
+    double rt = mean_t > 0 ? slow_t / mean_t : 0;
+    double rb = mean_b > 0 ? fl_rank_bytes(t, k.biggest) / mean_b : 0;
+    double st = t->run_time > 0 ? slow_t / t->run_time : 0;
+    double sb = t->run_time > 0 ? big_t / t->run_time : 0;
     int by_time = rt >= 2.0 && st >= 0.10;
     int by_bytes = rb >= 2.0 && sb >= 0.10;
     *present = n > 1 && (by_time || by_bytes);

@@ -25,6 +25,7 @@
 
 #include "example_log.h"
 #include "features/ios_features.h"
+#include "features/ios_file_layers.h"
 #include "iosage/counters.h"
 #include "iosage/darshan.h"
 #include "iosage/features.h"
@@ -317,6 +318,42 @@ static void test_known_table(void **state)
     iosage_file_table_free(t);
     iosage_file_table_free(NULL);
     iosage_log_free(log);
+}
+
+/* The criteria's per-rank sums hold only the ranks a record names: the
+ * known job claiming 10^6 ranks names ranks 0 (log.txt), 1 and 2 (fastest
+ * and slowest of out.dat); every other rank has only its equal part of
+ * out.dat, (10 - 3 - 2) s / (10^6 - 2). */
+static void test_layers_named_ranks(void **state)
+{
+    (void)state;
+    int64_t nprocs[] = {4, 1000000};
+    for (int k = 0; k < 2; k++) {
+        iosage_log *log = known_log();
+        iosage_error err;
+        struct iosage_job job = log->job;
+        job.nprocs = nprocs[k];
+        assert_int_equal(iosage_log_set_job(log, &job, &err), IOSAGE_OK);
+        iosage_file_table *t = NULL;
+        assert_int_equal(iosage_file_table_build(log, &t, &err), IOSAGE_OK);
+        const struct fl_table *l = ios_ft_layers(t);
+        double n = (double)nprocs[k], rest = 5.0 / (n - 2.0);
+        assert_int_equal(l->nprocs, nprocs[k]);
+        assert_int_equal(l->n_named, 3);
+        assert_true(l->rank_cap <= 64);
+        assert_float_equal(l->rest_time, rest, 1e-12);
+        assert_float_equal(fl_rank_time(l, 0), rest + 0.5, 1e-9);
+        assert_float_equal(fl_rank_time(l, 1), 2.0, 1e-9);
+        assert_float_equal(fl_rank_time(l, 2), 3.0, 1e-9);
+        assert_float_equal(fl_rank_time(l, nprocs[k] - 1), rest, 1e-12);
+        struct fl_ranks sum;
+        fl_rank_summary(l, &sum);
+        if (k == 1) /* with 4 ranks, rank 0 ties with rank 2 at 3 s */
+            assert_int_equal(sum.slowest, 2);
+        assert_float_equal(sum.sum_time, 10.5, 1e-6);
+        iosage_file_table_free(t);
+        iosage_log_free(log);
+    }
 }
 
 /* The demo log: MPI-IO over POSIX on one shared file, STDIO on rank 0. */
@@ -771,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_known_values),
         cmocka_unit_test(test_known_table),
+        cmocka_unit_test(test_layers_named_ranks),
         cmocka_unit_test(test_example_log),
         cmocka_unit_test(test_exact_mib_not_small),
         cmocka_unit_test(test_minus_one_counters),
