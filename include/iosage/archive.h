@@ -129,6 +129,15 @@ typedef struct iosage_archive_table {
 
 IOSAGE_API void iosage_archive_table_free(iosage_archive_table *t);
 
+/* The index of the column called name in t, or -1. */
+IOSAGE_API int iosage_archive_column(const iosage_archive_table *t,
+                                     const char *name);
+
+/* Cell (row r, column name) of t; NULL for SQL NULL, an unknown column or a
+ * row past the end. Points into t. */
+IOSAGE_API const char *iosage_archive_cell(const iosage_archive_table *t,
+                                           size_t r, const char *name);
+
 enum iosage_archive_query {
     IOSAGE_Q_APPS = 0,     /* top applications */
     IOSAGE_Q_USERS = 1,    /* top users */

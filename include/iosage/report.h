@@ -40,6 +40,7 @@
 
 #include <jansson.h>
 
+#include "iosage/archive.h"
 #include "iosage/error.h"
 #include "iosage/model.h"
 #include "iosage/savings.h"
@@ -156,6 +157,38 @@ IOSAGE_API void iosage_report_savings_labels(
  * change, the top-ranked and healthy lines, the healthy misses. */
 IOSAGE_API void iosage_report_savings_eval(
     FILE *out, const struct iosage_savings_eval *e, int by_kernel);
+
+/* --- The archive's answers (`iosage archive QUERY`) ---------------------- */
+
+enum iosage_table_format {
+    IOSAGE_TABLE_TEXT = 0, /* aligned columns, cells cleaned of controls */
+    IOSAGE_TABLE_CSV = 1,  /* formula prefixes and controls neutralized */
+    IOSAGE_TABLE_JSON = 2  /* an array of objects, strings exact */
+};
+
+/* One query table of the archive on out (src/report/archive_tables.c). */
+IOSAGE_API void iosage_report_archive_table(FILE *out,
+                                            const iosage_archive_table *t,
+                                            enum iosage_table_format format);
+
+/* --- The archive dashboard (`iosage archive site`) ----------------------- */
+
+/* Rows of the top-N tables of the overview (applications, users, jobs). */
+#define IOSAGE_SITE_TOP_ROWS 10
+
+/* The archive's query tables the pages show (iosage_archive_query: info,
+ * weeks, patterns, apps, users, and the job table). */
+struct iosage_site_tables {
+    const iosage_archive_table *info, *weeks, *patterns, *apps, *users, *jobs;
+    const char *has_report; /* per job row: 1 when jobs/<id>.html exists */
+};
+
+/* The overview page (index.html) and the job table page (jobs.html) as
+ * HTML: malloc'd, the caller frees it, *len set; NULL when out of memory. */
+IOSAGE_API char *iosage_report_site_overview(const struct iosage_site_tables *t,
+                                             size_t *len);
+IOSAGE_API char *iosage_report_site_jobs(const struct iosage_site_tables *t,
+                                         size_t *len);
 
 #ifdef __cplusplus
 }

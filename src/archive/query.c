@@ -102,6 +102,21 @@ const char *iosage_archive_sql(int q, int order)
     }
 }
 
+int iosage_archive_column(const iosage_archive_table *t, const char *name)
+{
+    for (int c = 0; c < t->ncol; c++)
+        if (strcmp(t->cols[c], name) == 0)
+            return c;
+    return -1;
+}
+
+const char *iosage_archive_cell(const iosage_archive_table *t, size_t r,
+                                const char *name)
+{
+    int c = iosage_archive_column(t, name);
+    return c < 0 || r >= t->nrow ? NULL : t->cells[r * (size_t)t->ncol + (size_t)c];
+}
+
 void iosage_archive_table_free(iosage_archive_table *t)
 {
     if (!t)

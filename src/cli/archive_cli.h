@@ -1,7 +1,8 @@
 /*
  * src/cli/archive_cli.h - the pieces of `iosage archive`: the command line
- * (cmd_archive.c), the dashboard (archive_site.c), its charts
- * (archive_svg.c) and the per-job report pages (archive_report.c).
+ * (cmd_archive.c), the dashboard's files (archive_site.c; its pages are
+ * views of src/report) and the per-job report pages (archive_pages.c,
+ * archive_report.c).
  */
 #ifndef IOSAGE_ARCHIVE_CLI_H
 #define IOSAGE_ARCHIVE_CLI_H
@@ -30,31 +31,6 @@ int archive_print_table(const iosage_archive_table *t, int format);
 
 /* `iosage archive site DB -o DIR`. Returns an exit code. */
 int archive_site(const struct archive_args *a);
-
-/* --- charts (inline SVG) --------------------------------------------------- */
-
-/* One series of a chart: a name, a colour and n values. */
-struct svg_series {
-    const char *name;
-    const char *color;
-    const double *v;
-};
-
-/* Grouped bars: for each of n labels (weeks), one bar per series. */
-void svg_bars(ios_text *out, const char *title, const char *unit,
-              const char *const *labels, size_t n,
-              const struct svg_series *s, int n_series);
-
-/* Lines: one polyline per series over n labels. */
-void svg_lines(ios_text *out, const char *title, const char *unit,
-               const char *const *labels, size_t n,
-               const struct svg_series *s, int n_series);
-
-/* Append the string s to out as it is. */
-void page_put(ios_text *out, const char *s);
-
-/* s with &, <, >, " and ' escaped for HTML text and attributes. */
-void html_put(ios_text *out, const char *s);
 
 /* --- report pages ---------------------------------------------------------- */
 
@@ -85,8 +61,5 @@ long archive_write_reports(const struct archive_args *a,
  * 0, or -1 (printed). */
 int site_write_page(const char *dir, const char *name, const ios_text *t);
 
-/* Cell (r, name) of t, or NULL. */
-const char *site_cell(const iosage_archive_table *t, size_t r,
-                      const char *name);
 
 #endif

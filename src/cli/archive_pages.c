@@ -125,9 +125,10 @@ static int save_keys(const char *jobs_dir, const struct page_key *keys,
                      const unsigned char *state, size_t n)
 {
     ios_text t = {0};
-    page_put(&t, "# id\tpath_hash\tsize\tmtime_ns\tbundle: the report pages "
-                 "of `iosage archive site`; a page whose line matches its log "
-                 "is kept\n");
+    static const char head[] =
+        "# id\tpath_hash\tsize\tmtime_ns\tbundle: the report pages of "
+        "`iosage archive site`; a page whose line matches its log is kept\n";
+    ios_text_put(&t, head, sizeof head - 1);
     for (size_t i = 0; i < n; i++)
         if (state[i] == PAGE_KEPT || state[i] == PAGE_WRITTEN)
             ios_text_printf(&t, "%lld\t%016" PRIx64 "\t%lld\t%lld\t%s\n",
@@ -153,7 +154,7 @@ static void make_pages(const struct archive_args *a,
             state[i] = PAGE_FAILED;
             return;
         }
-        const char *path = site_cell(jobs, i, "path");
+        const char *path = iosage_archive_cell(jobs, i, "path");
         char why[800], name[64];
         size_t len = 0;
         char *html = archive_report_html(r, path, &len, why, sizeof why);
@@ -163,7 +164,7 @@ static void make_pages(const struct archive_args *a,
             continue;
         }
         ios_text page = {.p = html, .len = len, .cap = len};
-        snprintf(name, sizeof name, "%s.html", site_cell(jobs, i, "id"));
+        snprintf(name, sizeof name, "%s.html", iosage_archive_cell(jobs, i, "id"));
         int rc = site_write_page(jobs_dir, name, &page);
         free(html);
         if (rc != 0) {
@@ -252,12 +253,12 @@ long archive_write_reports(const struct archive_args *a,
 
     /* Which pages are still right, which to make. */
     for (size_t i = 0; i < n; i++) {
-        const char *id = site_cell(jobs, i, "id");
+        const char *id = iosage_archive_cell(jobs, i, "id");
         char name[4300];
-        if (key_now(id ? atoll(id) : -1, site_cell(jobs, i, "path"), bundle,
+        if (key_now(id ? atoll(id) : -1, iosage_archive_cell(jobs, i, "path"), bundle,
                     &keys[i]) != 0) {
             fprintf(stderr, "iosage: archive: no report for %s: the log is "
-                    "gone\n", site_cell(jobs, i, "path"));
+                    "gone\n", iosage_archive_cell(jobs, i, "path"));
             state[i] = PAGE_NO_REPORT;
             continue;
         }

@@ -1,10 +1,9 @@
 /*
  * src/cli/cmd_archive.c - `iosage archive QUERY DB [OPTIONS]`: the questions
  * a centre asks of the archive database that `iosage batch --db` fills
- * (iosage/archive.h), as text, CSV or JSON, and `iosage archive site` (the
- * dashboard, src/cli/archive_site.c).
+ * (iosage/archive.h), as text, CSV or JSON (views of src/report), and
+ * `iosage archive site` (the dashboard, src/cli/archive_site.c).
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +12,8 @@
 
 #include "cli/archive_cli.h"
 #include "cli/cli.h"
-#include "ios_csv.h"
 #include "iosage/archive.h"
+#include "iosage/report.h"
 
 static const struct {
     const char *name;
@@ -172,114 +171,12 @@ static int parse_args(int argc, char **argv, struct archive_args *a, int *done)
 
 /* --- output --------------------------------------------------------------- */
 
-/* A cell of a numeric column as it is (a negative number stays a number);
- * a text cell without formula prefix or control character (ios_csv.h). */
-static void print_csv_cell(const char *s, int numeric)
-{
-    if (numeric && s)
-        fputs(s, stdout);
-    else
-        ios_csv_text(stdout, s);
-}
-
-static void print_csv(const iosage_archive_table *t)
-{
-    for (int c = 0; c < t->ncol; c++) {
-        if (c)
-            putchar(',');
-        print_csv_cell(t->cols[c], 0);
-    }
-    putchar('\n');
-    for (size_t r = 0; r < t->nrow; r++) {
-        for (int c = 0; c < t->ncol; c++) {
-            if (c)
-                putchar(',');
-            print_csv_cell(t->cells[r * (size_t)t->ncol + (size_t)c],
-                           t->numeric[c]);
-        }
-        putchar('\n');
-    }
-}
-
-/* A cell as a JSON value: a number in a numeric column, else a string;
- * null for NULL. */
-static json_t *json_cell(const char *s, int numeric)
-{
-    if (!s)
-        return json_null();
-    if (numeric) {
-        char *end;
-        long long i = strtoll(s, &end, 10);
-        if (*end == '\0')
-            return json_integer(i);
-        double d = strtod(s, &end);
-        if (*end == '\0')
-            return json_real(d);
-    }
-    return json_string(s);
-}
-
-static int print_json(const iosage_archive_table *t)
-{
-    json_t *rows = json_array();
-    for (size_t r = 0; rows && r < t->nrow; r++) {
-        json_t *o = json_object();
-        for (int c = 0; o && c < t->ncol; c++)
-            json_object_set_new(o, t->cols[c],
-                                json_cell(t->cells[r * (size_t)t->ncol + (size_t)c],
-                                          t->numeric[c]));
-        json_array_append_new(rows, o);
-    }
-    int rc = rows ? json_dumpf(rows, stdout, JSON_INDENT(2) |
-                               JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
-                  : -1;
-    putchar('\n');
-    json_decref(rows);
-    return rc;
-}
-
-/* Aligned columns, numbers to the right, NULL as "-". */
-static void print_text(const iosage_archive_table *t)
-{
-    size_t *w = calloc((size_t)t->ncol + 1, sizeof *w);
-    if (!w)
-        return;
-    for (int c = 0; c < t->ncol; c++) {
-        w[c] = strlen(t->cols[c]);
-        for (size_t r = 0; r < t->nrow; r++) {
-            const char *s = t->cells[r * (size_t)t->ncol + (size_t)c];
-            size_t n = s ? strlen(s) : 1;
-            if (n > w[c])
-                w[c] = n;
-        }
-    }
-    for (size_t r = 0; r <= t->nrow; r++) {
-        for (int c = 0; c < t->ncol; c++) {
-            const char *s = r == 0 ? t->cols[c]
-                                   : t->cells[(r - 1) * (size_t)t->ncol + (size_t)c];
-            int last = c == t->ncol - 1;
-            if (!s)
-                s = "-";
-            if (t->numeric[c])
-                printf("%*s%s", (int)w[c], s, last ? "" : "  ");
-            else if (last)
-                fputs(s, stdout);
-            else
-                printf("%-*s  ", (int)w[c], s);
-        }
-        putchar('\n');
-    }
-    free(w);
-}
-
 int archive_print_table(const iosage_archive_table *t, int format)
 {
-    if (format == 'c')
-        print_csv(t);
-    else if (format == 'j')
-        print_json(t);
-    else
-        print_text(t);
+    iosage_report_archive_table(stdout, t,
+                                format == 'c'   ? IOSAGE_TABLE_CSV
+                                : format == 'j' ? IOSAGE_TABLE_JSON
+                                                : IOSAGE_TABLE_TEXT);
     return cli_stdout_check(); /* the line comes from the exit check */
 }
 

@@ -117,4 +117,25 @@ void rep_svg_ranks(rep_out *o, const json_t *charts, const char *what);
 void rep_svg_scores(rep_out *o, const json_t *detection);
 void rep_svg_shap(rep_out *o, const json_t *pattern);
 
+/* ---- site.c, site_svg.c: the archive dashboard ---------------------------- */
+/* One series of a chart: a name, a colour and n values. */
+struct site_series {
+    const char *name;
+    const char *color;
+    const double *v;
+};
+
+/* Grouped bars: for each of n labels (weeks), one bar per series. */
+void site_svg_bars(rep_out *out, const char *title, const char *unit,
+                   const char *const *labels, size_t n,
+                   const struct site_series *s, int n_series);
+
+/* Lines: one polyline per series over n labels. */
+void site_svg_lines(rep_out *out, const char *title, const char *unit,
+                    const char *const *labels, size_t n,
+                    const struct site_series *s, int n_series);
+
+/* s (NULL: nothing) cleaned and escaped for HTML, as rep_put does. */
+void site_html(rep_out *out, const char *s);
+
 #endif

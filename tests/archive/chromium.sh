@@ -6,7 +6,7 @@
 # an executable made of HTML and script text:
 #   - the site is 0700 and its pages 0600;
 #   - the overview has its two charts with one bar per week and series, and
-#     the hostile strings stay text (no element made from them, no script
+#     the hostile strings stay text (control characters as \xNN) (no element made from them, no script
 #     of theirs ran) on the overview, the job table and a report page;
 #   - the job table shows its first 200 rows, then all after "more"; it
 #     sorts by a numeric column both ways and by text, and filters by text
@@ -53,6 +53,11 @@ logpath=$(sqlite3 "$tmp/a.sqlite" "SELECT path FROM logs WHERE id = $id")
 "$iosage" analyze "$logpath" --format html -o "$tmp/analyze.html" 2>/dev/null
 cmp -s "$report" "$tmp/analyze.html" || bad "jobs/$id.html differs from analyze --format html of $logpath"
 grep -lE '(src|href)="(https?:)?//|url\(' "$site"/*.html && bad "a page names an external resource"
+# the control characters of the hostile executable are shown as \xNN text,
+# never written as raw bytes
+[ "$(cat "$site"/*.html | grep -c $'\x1b')" -eq 0 ] || bad "a page holds a raw ESC byte from a log"
+[ "$(n '\x1b]0;pwned\x07\x1b[2J' "$site/jobs.html")" -eq 3 ] || \
+  bad "jobs: the 3 hostile executables' control characters are not shown as \\xNN"
 
 # the table page with a test script appended: sort, filter, write a result
 cat >"$tmp/probe.js" <<'JS'

@@ -11,8 +11,9 @@
  * 2026-12-01 00:00 UTC (the run time of its source kept); one of 30
  * applications and 60 users, both skewed (a few large ones); the same
  * numbers every run (a fixed generator). The first HOSTILE jobs get an
- * executable made of HTML and script text, to show that the dashboard
- * escapes what it takes from a log.
+ * executable made of HTML and script text (and a terminal's title and
+ * clear sequences), to show that the dashboard escapes what it takes from
+ * a log.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -77,7 +78,8 @@ static int write_one(const char *out, iosage_log *src, long i, int weeks,
     int64_t start = END_TIME - 1 - (int64_t)(unit(s) * weeks * 7 * 86400.0);
     char exe[600];
     if (hostile)
-        snprintf(exe, sizeof exe, "<iframe>\"'&amp;%s <script>document.body."
+        snprintf(exe, sizeof exe, "<iframe>\"'&amp;%s\033]0;pwned\007\033[2J "
+                 "<script>document.body."
                  "appendChild(document.createElement('pwned-marker'))"
                  "</script> <img src=x onerror=alert(1)>", apps[app]);
     else

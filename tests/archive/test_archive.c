@@ -18,6 +18,7 @@
 
 #include "iosage/archive.h"
 #include "iosage/patterns.h"
+#include "iosage/report.h"
 
 static void test_hash(void **state)
 {
@@ -194,12 +195,50 @@ static void test_add_and_query(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The views of a query table: text cleans what a log put in a cell, CSV
+ * neutralizes a formula too, JSON keeps the bytes. */
+static char *view(const iosage_archive_table *t, enum iosage_table_format f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    iosage_report_archive_table(m, t, f);
+    assert_int_equal(fclose(m), 0);
+    return buf;
+}
+
+static void test_table_views(void **state)
+{
+    (void)state;
+    char *cols[] = {"app", "jobs"};
+    int numeric[] = {0, 1};
+    char *cells[] = {"=cmd|' /C calc'!A0", "12", "x\033]0;t\007y", NULL, "", "-3"};
+    iosage_archive_table t = {2, cols, numeric, 3, cells};
+    char *text = view(&t, IOSAGE_TABLE_TEXT);
+    assert_string_equal(text, "app                 jobs\n"
+                              "=cmd|' /C calc'!A0    12\n"
+                              "x\\x1b]0;t\\x07y         -\n"
+                              "                      -3\n");
+    free(text);
+    char *csv = view(&t, IOSAGE_TABLE_CSV);
+    assert_string_equal(csv, "app,jobs\n'=cmd|' /C calc'!A0,12\n"
+                             "x\\x1b]0;t\\x07y,\n,-3\n");
+    free(csv);
+    char *json = view(&t, IOSAGE_TABLE_JSON);
+    assert_non_null(strstr(json, "\"app\": \"x\\u001B]0;t\\u0007y\""));
+    assert_non_null(strstr(json, "\"jobs\": null"));
+    assert_non_null(strstr(json, "\"jobs\": -3"));
+    free(json);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hash),
         cmocka_unit_test(test_app_name),
         cmocka_unit_test(test_add_and_query),
+        cmocka_unit_test(test_table_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
