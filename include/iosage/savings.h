@@ -138,6 +138,7 @@ IOSAGE_API void iosage_savings_agreement_free(
 
 struct iosage_model_file; /* iosage/model.h */
 struct iosage_model;
+struct iosage_dataset;
 
 /* One XGBoost regression per change id, from a log's features
  * (iosage/features.h) to the share of its I/O time the change saves. */
@@ -150,9 +151,11 @@ struct iosage_savings_prediction {
     int measured_rows;   /* measured runs the model learned from */
 };
 
-/* Train on DATASET dir: its manifest's runs (features) and savings.tsv.
- * A change with fewer than 5 measured rows gets no model. */
+/* Train on DATASET dir: its savings.tsv and manifest, and ds, its runs as
+ * iosage_dataset_load read them (features). A change with fewer than 5
+ * measured rows gets no model. */
 IOSAGE_API iosage_status iosage_savings_train(const char *dir,
+                                              const struct iosage_dataset *ds,
                                               iosage_savings_model **out,
                                               iosage_error *err);
 
@@ -210,11 +213,13 @@ struct iosage_savings_eval {
     } misses[32];
 };
 
-/* detector (a classifier bundle, or NULL) adds the shown_* figures: on
+/* dir and ds as for iosage_savings_train. detector (a classifier bundle,
+ * or NULL) adds the shown_* figures: on
  * the healthy runs it was not trained on, the savings `iosage analyze`
  * would show (only changes of detected patterns get one). */
 IOSAGE_API iosage_status iosage_savings_evaluate(
-    const char *dir, int by_kernel, const struct iosage_model *detector,
+    const char *dir, const struct iosage_dataset *ds, int by_kernel,
+    const struct iosage_model *detector,
     struct iosage_savings_eval *out, iosage_error *err);
 
 #ifdef __cplusplus

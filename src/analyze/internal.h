@@ -6,6 +6,8 @@
  *   llm_step.c  asking an LLM for the changes; a failure is recorded by the
  *               advise layer (iosage_advise_set_fallback)
  *   savings_step.c  the expected saving of each change, and the ranking by it
+ *   dataset_load.c  iosage_dataset_load: a dataset's runs through the
+ *               pipeline to their features
  */
 #ifndef IOS_ANALYZE_INTERNAL_H
 #define IOS_ANALYZE_INTERNAL_H

@@ -507,22 +507,34 @@ static int savings_measure(int argc, char **argv)
 
 /* --- labels: savings labels against the configuration and the labeler ---- */
 
-static int savings_labels(const char *dataset)
+/* DATASET/savings.tsv into t; an error (exit 3, printed) when it cannot be
+ * read or holds no measured change. */
+static int load_measured(const char *dataset, struct iosage_savings_table *t)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/savings.tsv", dataset);
     iosage_error err;
-    struct iosage_savings_table t;
-    if (iosage_savings_table_load(path, &t, &err) != IOSAGE_OK) {
+    if (iosage_savings_table_load(path, t, &err) != IOSAGE_OK) {
         cli_print_error(&err);
         return CLI_BADINPUT;
     }
-    if (t.n == 0) {
+    if (t->n == 0) {
         fprintf(stderr, "iosage: savings: %s: no measured changes (run "
                 "`iosage savings measure` first)\n", path);
-        iosage_savings_table_free(&t);
+        iosage_savings_table_free(t);
         return CLI_BADINPUT;
     }
+    return CLI_OK;
+}
+
+
+static int savings_labels(const char *dataset)
+{
+    struct iosage_savings_table t;
+    int rc = load_measured(dataset, &t);
+    if (rc != CLI_OK)
+        return rc;
+    iosage_error err;
     struct iosage_savings_agreement a;
     if (iosage_savings_agreement(dataset, &t, &a, &err) != IOSAGE_OK) {
         cli_print_error(&err);
@@ -543,16 +555,38 @@ static int savings_labels(const char *dataset)
 
 /* --- train and eval ------------------------------------------------------ */
 
+/* DATASET's runs with their features (iosage_dataset_load). */
+static int load_runs(const char *dataset, iosage_dataset **ds)
+{
+    struct iosage_savings_table t; /* read first: the runs take a while */
+    int rc = load_measured(dataset, &t);
+    if (rc != CLI_OK)
+        return rc;
+    iosage_savings_table_free(&t);
+    iosage_error err;
+    if (iosage_dataset_load(dataset, NULL, NULL, ds, &err) != IOSAGE_OK) {
+        cli_print_error(&err);
+        return CLI_BADINPUT;
+    }
+    return CLI_OK;
+}
+
 static int savings_train(const char *dataset, const char *model_dir)
 {
+    iosage_dataset *ds = NULL;
+    int rc = load_runs(dataset, &ds);
+    if (rc != CLI_OK)
+        return rc;
     iosage_error err;
     iosage_savings_model *m = NULL;
-    if (iosage_savings_train(dataset, &m, &err) != IOSAGE_OK ||
+    if (iosage_savings_train(dataset, ds, &m, &err) != IOSAGE_OK ||
         iosage_savings_model_save(m, model_dir, &err) != IOSAGE_OK) {
         cli_print_error(&err);
         iosage_savings_model_free(m);
+        iosage_dataset_free(ds);
         return CLI_BADINPUT;
     }
+    iosage_dataset_free(ds);
     iosage_savings_model_free(m);
     iosage_savings_model *back = NULL;
     if (iosage_savings_model_load(model_dir, &back, &err) != IOSAGE_OK) {
@@ -568,18 +602,22 @@ static int savings_eval(const char *dataset, int by_kernel,
                         const char *model_dir)
 {
     iosage_model *detector = NULL;
+    iosage_dataset *ds = NULL;
     int rc = cli_open_model(model_dir, 1, &detector);
-    if (rc != CLI_OK)
-        return rc;
+    if (rc == CLI_OK)
+        rc = load_runs(dataset, &ds);
     iosage_error err;
     struct iosage_savings_eval e;
-    if (iosage_savings_evaluate(dataset, by_kernel, detector, &e, &err) !=
-        IOSAGE_OK) {
+    if (rc == CLI_OK &&
+        iosage_savings_evaluate(dataset, ds, by_kernel, detector, &e, &err) !=
+            IOSAGE_OK) {
         cli_print_error(&err);
-        iosage_model_free(detector);
-        return CLI_BADINPUT;
+        rc = CLI_BADINPUT;
     }
+    iosage_dataset_free(ds);
     iosage_model_free(detector);
+    if (rc != CLI_OK)
+        return rc;
     iosage_report_savings_eval(stdout, &e, by_kernel);
     return cli_stdout_check();
 }

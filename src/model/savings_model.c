@@ -72,7 +72,7 @@ struct srow {
 
 /* The data of all changes: measured rows and healthy rows. */
 struct sdata {
-    iosage_dataset *ds;
+    const iosage_dataset *ds; /* the caller's */
     struct iosage_savings_table table;
     char **configs;      /* config id of each ds row */
     uint8_t *healthy;    /* ds row i is the first run of a healthy config */
@@ -88,7 +88,6 @@ static void sdata_free(struct sdata *d)
     free(d->healthy);
     free(d->table_ds);
     iosage_savings_table_free(&d->table);
-    iosage_dataset_free(d->ds);
     memset(d, 0, sizeof *d);
 }
 
@@ -133,8 +132,8 @@ static iosage_status mark_healthy(const char *dir, struct sdata *d,
     return IOSAGE_OK;
 }
 
-static iosage_status sdata_load(const char *dir, struct sdata *d,
-                                iosage_error *err)
+static iosage_status sdata_load(const char *dir, const iosage_dataset *ds,
+                                struct sdata *d, iosage_error *err)
 {
     memset(d, 0, sizeof *d);
     char path[4096];
@@ -143,10 +142,12 @@ static iosage_status sdata_load(const char *dir, struct sdata *d,
     if (st == IOSAGE_OK && d->table.n == 0)
         st = ios_fail(err, IOSAGE_E_USAGE, path, NULL, -1,
                       "no measured savings (run `iosage savings measure`)");
-    if (st == IOSAGE_OK)
-        st = iosage_dataset_load(dir, NULL, NULL, &d->ds, err);
+    if (st == IOSAGE_OK && !ds)
+        st = ios_fail(err, IOSAGE_E_USAGE, dir, NULL, -1,
+                      "no dataset given for the savings models");
     if (st != IOSAGE_OK)
         return st;
+    d->ds = ds;
     size_t n = d->ds->n_rows;
     d->configs = calloc(n ? n : 1, sizeof *d->configs);
     d->healthy = calloc(n ? n : 1, 1);
@@ -477,12 +478,13 @@ static iosage_status train_change(const struct sdata *d, const char *pattern,
     return st;
 }
 
-iosage_status iosage_savings_train(const char *dir, iosage_savings_model **out,
+iosage_status iosage_savings_train(const char *dir, const iosage_dataset *ds,
+                                   iosage_savings_model **out,
                                    iosage_error *err)
 {
     *out = NULL;
     struct sdata d;
-    iosage_status st = sdata_load(dir, &d, err);
+    iosage_status st = sdata_load(dir, ds, &d, err);
     iosage_savings_model *m = st == IOSAGE_OK ? calloc(1, sizeof *m) : NULL;
     if (st == IOSAGE_OK && !m)
         st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
@@ -785,14 +787,15 @@ static iosage_status shown_on_healthy(const struct sdata *d,
     return IOSAGE_OK;
 }
 
-iosage_status iosage_savings_evaluate(const char *dir, int by_kernel,
+iosage_status iosage_savings_evaluate(const char *dir, const iosage_dataset *ds,
+                                      int by_kernel,
                                       const iosage_model *detector,
                                       struct iosage_savings_eval *out,
                                       iosage_error *err)
 {
     memset(out, 0, sizeof *out);
     struct sdata d;
-    iosage_status st = sdata_load(dir, &d, err);
+    iosage_status st = sdata_load(dir, ds, &d, err);
     size_t nds = st == IOSAGE_OK ? d.ds->n_rows : 0;
     struct top_slot *top = st == IOSAGE_OK ? calloc(nds ? nds : 1, sizeof *top)
                                            : NULL;
