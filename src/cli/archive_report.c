@@ -17,8 +17,7 @@
 #include "iosage/report.h"
 
 struct archive_reporter {
-    iosage_model *model;
-    iosage_cards *cards; /* NULL when the bundle has none */
+    struct cli_bundle bundle;
 };
 
 archive_reporter *archive_reporter_open(const char *model_dir)
@@ -30,10 +29,8 @@ archive_reporter *archive_reporter_open(const char *model_dir)
     }
     /* the same bundle, cards and savings models as `iosage analyze`, so a
      * job's page is what analyze writes for its log */
-    if (cli_open_model(model_dir, 1, &r->model) != CLI_OK ||
-        cli_open_cards(model_dir, &r->cards) != CLI_OK ||
-        cli_open_savings(model_dir, r->model) != CLI_OK) {
-        archive_reporter_free(r);
+    if (cli_open_bundle(model_dir, &r->bundle) != CLI_OK) {
+        free(r);
         return NULL;
     }
     return r;
@@ -43,8 +40,7 @@ void archive_reporter_free(archive_reporter *r)
 {
     if (!r)
         return;
-    iosage_model_free(r->model);
-    iosage_cards_free(r->cards);
+    cli_bundle_free(&r->bundle);
     free(r);
 }
 
@@ -52,10 +48,7 @@ void archive_reporter_free(archive_reporter *r)
  * with err: iosage_analyze with the bundle and cards loaded once. */
 static json_t *build(archive_reporter *r, const char *path, iosage_error *err)
 {
-    struct iosage_analyze_options o = {.model = r->model,
-                                       .read_flags = IOSAGE_READ_NO_TRACES,
-                                       .cards = r->cards,
-                                       .savings = iosage_model_savings(r->model)};
+    struct iosage_analyze_options o = cli_report_options(&r->bundle);
     iosage_analysis *a = NULL;
     if (iosage_analyze(path, &o, &a, err) != IOSAGE_OK)
         return NULL;

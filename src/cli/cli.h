@@ -14,6 +14,7 @@
 #include "ios_args.h"
 #include "iosage/error.h"
 #include "iosage/advise.h"
+#include "iosage/analyze.h"
 #include "iosage/model.h"
 
 enum cli_exit {
@@ -94,6 +95,22 @@ int cli_open_cards(const char *model_dir, iosage_cards **cards);
  * one) and attach them to m; none is no error. CLI_OK or the exit code
  * after printing the error. */
 int cli_open_savings(const char *model_dir, iosage_model *m);
+
+/* Everything a report needs from a bundle (--model DIR, else the embedded
+ * one): the models with their savings models attached, and the cards. */
+struct cli_bundle {
+    iosage_model *model;
+    iosage_cards *cards; /* NULL when the bundle has none */
+};
+
+/* Open b (zeroed first). CLI_OK, or the exit code after printing the
+ * error; b is then empty. */
+int cli_open_bundle(const char *model_dir, struct cli_bundle *b);
+void cli_bundle_free(struct cli_bundle *b);
+
+/* The options of iosage_analyze for a whole report with b: the document
+ * stage, DXT traces not read, cards and expected savings. */
+struct iosage_analyze_options cli_report_options(const struct cli_bundle *b);
 
 
 /* Write len bytes to path through a temporary file and a rename, so that a

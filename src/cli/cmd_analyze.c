@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "iosage/savings.h"
 #include "ios_outfile.h"
 #include "iosage/analyze.h"
 #include "iosage/report.h"
@@ -147,18 +146,15 @@ static void note(const struct analyze_args *a, const char *fmt, const char *s)
     }
 }
 
-/* Run the analysis with the bundle and its cards; notes and the saved
- * prompt. */
-static int run(const struct analyze_args *a, const iosage_model *model,
-               const iosage_cards *cards, const iosage_savings_model *savings,
+/* Run the analysis with the bundle; notes and the saved prompt. */
+static int run(const struct analyze_args *a, const struct cli_bundle *b,
                iosage_analysis **an)
 {
-    struct iosage_analyze_options o = {
-        .model = model, .stage = IOSAGE_ANALYZE_DOCUMENT,
-        .read_flags = IOSAGE_READ_NO_TRACES, .cards = cards,
-        .config_paths = a->configs, .n_configs = (size_t)a->n_configs,
-        .want_prompt = a->save_prompt != NULL, .llm = a->llm,
-        .savings = savings};
+    struct iosage_analyze_options o = cli_report_options(b);
+    o.config_paths = a->configs;
+    o.n_configs = (size_t)a->n_configs;
+    o.want_prompt = a->save_prompt != NULL;
+    o.llm = a->llm;
     iosage_error err;
     iosage_status st = iosage_analyze(a->log, &o, an, &err);
     if (st != IOSAGE_OK) {
@@ -237,22 +233,16 @@ int cmd_analyze(int argc, char **argv)
     rc = refuse_clashes(&a);
     if (rc != CLI_OK)
         return rc;
-    iosage_model *model = NULL;
-    iosage_cards *cards = NULL;
+    struct cli_bundle b;
     iosage_analysis *an = NULL;
-    rc = cli_open_model(a.model_dir, 1, &model);
+    rc = cli_open_bundle(a.model_dir, &b);
     if (rc == CLI_OK)
-        rc = cli_open_cards(a.model_dir, &cards);
-    if (rc == CLI_OK)
-        rc = cli_open_savings(a.model_dir, model);
-    if (rc == CLI_OK)
-        rc = run(&a, model, cards, iosage_model_savings(model), &an);
+        rc = run(&a, &b, &an);
     if (rc == CLI_OK)
         rc = render(&a, an->doc);
     if (rc == CLI_OK && a.fail_on && !an->det.healthy)
         rc = CLI_FOUND;
     iosage_analysis_free(an);
-    iosage_cards_free(cards);
-    iosage_model_free(model);
+    cli_bundle_free(&b);
     return rc;
 }

@@ -4,6 +4,7 @@
  * time, see cmake/embed_model.cmake).
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -120,4 +121,33 @@ int cli_open_savings(const char *model_dir, iosage_model *m)
     }
     iosage_model_attach_savings(m, s);
     return CLI_OK;
+}
+
+int cli_open_bundle(const char *model_dir, struct cli_bundle *b)
+{
+    memset(b, 0, sizeof *b);
+    int rc = cli_open_model(model_dir, 1, &b->model);
+    if (rc == CLI_OK)
+        rc = cli_open_cards(model_dir, &b->cards);
+    if (rc == CLI_OK)
+        rc = cli_open_savings(model_dir, b->model);
+    if (rc != CLI_OK)
+        cli_bundle_free(b);
+    return rc;
+}
+
+void cli_bundle_free(struct cli_bundle *b)
+{
+    iosage_cards_free(b->cards);
+    iosage_model_free(b->model);
+    memset(b, 0, sizeof *b);
+}
+
+struct iosage_analyze_options cli_report_options(const struct cli_bundle *b)
+{
+    struct iosage_analyze_options o = {
+        .model = b->model, .stage = IOSAGE_ANALYZE_DOCUMENT,
+        .read_flags = IOSAGE_READ_NO_TRACES, .cards = b->cards,
+        .savings = iosage_model_savings(b->model)};
+    return o;
 }
