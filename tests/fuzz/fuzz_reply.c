@@ -4,9 +4,9 @@
  * valid changes or leaves the document exactly as it was.
  *
  * One report document is built once, at the first call, the way `iosage
- * analyze` builds it (src/cli/cmd_analyze.c): a project log, the default
- * model bundle and its cards. Each input is then applied, as a reply, to a
- * deep copy of that document. iosage_llm_json_span is run on the same text.
+ * analyze` builds it (iosage_analyze): a project log, the default model
+ * bundle and its cards. Each input is then applied, as a reply, to a copy
+ * of that document. iosage_llm_json_span is run on the same text.
  *
  * Built two ways, like fuzz_reader.c: with clang -fsanitize=fuzzer (make fuzz
  * FUZZ_TARGET=reply) and with replay.c (ctest fuzz_replay_reply).
@@ -20,8 +20,8 @@
 #include <jansson.h>
 
 #include "iosage/advise.h"
+#include "iosage/analyze.h"
 #include "iosage/darshan.h"
-#include "iosage/features.h"
 #include "iosage/llm.h"
 #include "iosage/model.h"
 
@@ -38,37 +38,27 @@ static void die(const char *what, const iosage_error *err)
     exit(1);
 }
 
-/* The report document of the project log (the pipeline of cmd_analyze.c).
- * Everything but the document is released before returning. */
+/* The report document of the project log, made by iosage_analyze as
+ * `iosage analyze` makes it (without savings models). Everything but the
+ * document is released before returning. */
 static json_t *build_document(void)
 {
     iosage_error err;
-    iosage_log *log = NULL;
-    iosage_file_table *table = NULL;
     iosage_model *model = NULL;
     iosage_cards *cards = NULL;
-    struct iosage_detection det;
-    float x[IOSAGE_NUM_FEATURES];
-    if (iosage_log_load(LOG_PATH, IOSAGE_READ_NO_TRACES, &log, &err) != IOSAGE_OK)
-        die("log", &err);
-    if (iosage_file_table_build(log, &table, &err) != IOSAGE_OK ||
-        iosage_features_from_table(log, table, x, &err) != IOSAGE_OK)
-        die("features", &err);
     if (iosage_model_load(MODEL_DIR, &model, &err) != IOSAGE_OK ||
         iosage_cards_load(MODEL_DIR "/cards.json", &cards, &err) != IOSAGE_OK)
         die("model", &err);
-    if (iosage_model_detect(model, x, 1, &det, &err) != IOSAGE_OK)
-        die("detect", &err);
-    struct iosage_advise_input in = {
-        .path = LOG_PATH, .log = log, .table = table, .features = x,
-        .model = model, .det = &det, .cards = cards};
-    json_t *doc = iosage_report_build(&in, &err);
-    if (!doc)
-        die("report", &err);
+    struct iosage_analyze_options o = {
+        .model = model, .stage = IOSAGE_ANALYZE_DOCUMENT,
+        .read_flags = IOSAGE_READ_NO_TRACES, .cards = cards};
+    iosage_analysis *a = NULL;
+    if (iosage_analyze(LOG_PATH, &o, &a, &err) != IOSAGE_OK)
+        die("analyze", &err);
+    json_t *doc = json_incref(a->doc);
+    iosage_analysis_free(a);
     iosage_cards_free(cards);
     iosage_model_free(model);
-    iosage_file_table_free(table);
-    iosage_log_free(log);
     return doc;
 }
 
@@ -103,11 +93,17 @@ static void check_apply(const json_t *orig, const json_t *doc, iosage_status st)
         abort();
 }
 
+/* The reply is applied to doc, a copy of orig kept from one input to the
+ * next: a reply that fails must leave it equal to orig (checked), and only
+ * after one that succeeds is it copied again. A deep copy per input spent
+ * most of the target's time in the allocator. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static json_t *orig;
+    static json_t *orig, *doc;
     if (!orig)
         orig = build_document(); /* kept for the whole run */
+    if (!doc && !(doc = json_deep_copy(orig)))
+        return 0;
     char *text = malloc(size + 1);
     if (!text)
         return 0;
@@ -116,12 +112,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t text_len = strlen(text); /* a NUL in the input ends the reply */
 
     check_span(text, text_len);
-    json_t *doc = json_deep_copy(orig);
     iosage_error err;
     iosage_status st = iosage_advise_apply_reply(doc, text, "fuzz", "fuzz-model",
                                                  &err);
     check_apply(orig, doc, st);
-    json_decref(doc);
+    if (st == IOSAGE_OK) {
+        json_decref(doc);
+        doc = NULL; /* copied again at the next input */
+    }
     free(text);
     return 0;
 }
