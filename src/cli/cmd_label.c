@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ios_text.h"
 #include "iosage/darshan.h"
 #include "iosage/label.h"
 #include "iosage/patterns.h"
@@ -46,17 +47,22 @@ static void print_header(void)
     fputs("\thealthy\tevidence\n", stdout);
 }
 
-/* The evidence column: the library's line, or with verbose every pattern's. */
+/* The evidence column: the library's line, or with verbose every pattern's.
+ * File names in it come from the log: their control characters (a tab or
+ * a line feed would break the row, an escape sequence would act on the
+ * terminal) are written as \xHH. */
 static void print_evidence(const struct iosage_label_result *r, int verbose)
 {
     static char line[4096];
     if (!verbose) {
-        fputs(iosage_label_evidence_line(r, line, sizeof line), stdout);
+        ios_fput_escaped(stdout, iosage_label_evidence_line(r, line, sizeof line), 0);
         return;
     }
-    fputs(r->summary, stdout);
-    for (int p = 0; p < r->n_patterns; p++)
-        printf(" | %s=%d: %s", iosage_label_pattern_id(p), r->present[p], r->evidence[p]);
+    ios_fput_escaped(stdout, r->summary, 0);
+    for (int p = 0; p < r->n_patterns; p++) {
+        printf(" | %s=%d: ", iosage_label_pattern_id(p), r->present[p]);
+        ios_fput_escaped(stdout, r->evidence[p], 0);
+    }
 }
 
 /* Label one log; returns CLI_OK or the exit code of its failure. */
@@ -76,7 +82,7 @@ static int label_one(const char *path, int verbose)
         cli_print_error(&err);
         return cli_exit_for(st);
     }
-    fputs(path, stdout);
+    ios_fput_escaped(stdout, path, 0);
     for (int p = 0; p < r.n_patterns; p++)
         printf("\t%d", r.present[p]);
     printf("\t%d\t", r.healthy);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Length of the valid UTF-8 sequence at p (n >= 1 bytes left; 1 for
  * ASCII) with its code point in *cp, or 0 when p does not start one
@@ -23,6 +24,13 @@ char *ios_utf8_fixn(const char *s, size_t n, size_t *out_len);
 
 /* The same for the string s (NULL gives ""). */
 char *ios_utf8_fix(const char *s);
+
+/* Write s (NULL: nothing) to out with every control character (C0, tab
+ * and line feed included, DEL, C1) and every byte that is not part of valid
+ * UTF-8 as \xHH, so that a string from a log can neither act on a terminal
+ * nor break a line or a tab-separated row; with double_quotes, each '"' is
+ * written twice (a quoted CSV cell). */
+void ios_fput_escaped(FILE *out, const char *s, int double_quotes);
 
 /* Split line in place at its tabs into at most max fields (cols[i] point
  * into line; the last field keeps any further tabs); returns the count. */

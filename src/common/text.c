@@ -146,3 +146,29 @@ int ios_split_tabs(char *line, char **cols, int max)
     }
     return n;
 }
+
+/* 1 when the UTF-8 sequence of len bytes (cp) is written as it is: valid
+ * (len > 0), and not a control character, DEL or C1 control. */
+static int plain(size_t len, uint32_t cp)
+{
+    return len > 0 && cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp <= 0x9f);
+}
+
+void ios_fput_escaped(FILE *out, const char *s, int double_quotes)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = s ? strlen(s) : 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t len = ios_utf8_seq(p + i, n - i, &cp);
+        if (!plain(len, cp)) {
+            fprintf(out, "\\x%02x", p[i]);
+            i++;
+            continue;
+        }
+        if (double_quotes && p[i] == '"')
+            putc('"', out);
+        fwrite(p + i, 1, len, out);
+        i += len;
+    }
+}

@@ -7,9 +7,9 @@
 #     as darshan-parser does; on a terminal (a pty, python3's pty module) it
 #     prints \xHH for each of those bytes and no ESC, BEL or C1 at all, the
 #     rest of the text unchanged;
-#   - `iosage batch --format csv` and `iosage archive jobs --format csv`
-#     show them as \xHH too (formula prefixes: tests/batch/test_batch.c);
-#     the JSON lines keep the exact bytes.
+#   - `iosage batch --format csv`, `iosage archive jobs` (text and CSV)
+#     and `iosage label` show them as \xHH too (formula prefixes:
+#     tests/batch/test_batch.c); the JSON lines keep the exact bytes.
 set -u
 export TZ=UTC
 iosage=$1
@@ -93,6 +93,17 @@ mkdir "$tmp/db"
 LC_ALL=C grep -aq $'[\033\007]' "$tmp/jobs.csv" && bad "archive CSV holds a raw control" || ok
 grep -aqF 'x\x1b]0;pwned\x07y' "$tmp/jobs.csv" && ok || bad "archive CSV: escaped exe missing"
 grep -aqF "'-" "$tmp/jobs.csv" && bad "archive CSV quoted a number" || ok
+# text views: the archive's table and label's TSV row (a tab or line feed
+# in a name would also break the row)
+"$iosage" archive jobs "$tmp/db/a.db" >"$tmp/jobs.txt" 2>/dev/null
+LC_ALL=C grep -aq $'[\033\007]' "$tmp/jobs.txt" && bad "archive text holds a raw control" || ok
+grep -aqF 'x\x1b]0;pwned\x07y' "$tmp/jobs.txt" && ok || bad "archive text: escaped exe missing"
+tabname=$(printf 'a\tb\nc')
+cp "$log" "$tmp/run/$tabname$name.darshan"
+"$iosage" label --verbose "$tmp/run/$tabname$name.darshan" >"$tmp/label.tsv" 2>/dev/null
+[ "$(wc -l <"$tmp/label.tsv")" -eq 1 ] && ok || bad "label: a name with a line feed broke the row"
+LC_ALL=C grep -aq $'[\033\007]' "$tmp/label.tsv" && bad "label holds a raw control" || ok
+grep -aqF "$tmp/run/a\x09b\x0ac$escaped.darshan	" "$tmp/label.tsv" && ok || bad "label: escaped path missing"
 
 echo "terminal: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
