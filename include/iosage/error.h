@@ -57,7 +57,10 @@ IOSAGE_API const char *iosage_strerror(iosage_status code);
 
 /* Format err as one line without a newline into buf (always NUL-terminated):
  *   "<path>: <where>: <msg> (at byte <offset>)"
- * Parts that are empty are left out. Returns buf. */
+ * Parts that are empty are left out. Control characters (line feeds and
+ * escape sequences in a file name included) and bytes that are not UTF-8
+ * are written as \xHH, so the line is one line and cannot act on a
+ * terminal; err itself keeps the bytes. Returns buf. */
 IOSAGE_API char *iosage_error_line(const iosage_error *err, char *buf,
                                    size_t size);
 

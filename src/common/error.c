@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ios_error.h"
+#include "ios_text.h"
 
 /* Short constant text for a status code. Never NULL. */
 const char *iosage_strerror(iosage_status code)
@@ -76,6 +78,36 @@ iosage_status ios_fail(iosage_error *err, iosage_status code, const char *path,
     return code;
 }
 
+/* Append s to buf (size, *n used) with control characters and bytes that
+ * are not UTF-8 as \xHH (see ios_fput_escaped). Returns 0, or -1 when s
+ * did not fit: buf then ends before the first character that did not, and
+ * nothing more is appended. */
+static int put_escaped(char *buf, size_t size, size_t *n, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s);
+    int rc = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp = 0;
+        size_t k = ios_utf8_seq(p + i, len - i, &cp);
+        int esc = k == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
+        if (*n + (esc ? 4 : k) + 1 > size) {
+            rc = -1;
+            break;
+        }
+        if (esc) {
+            *n += (size_t)snprintf(buf + *n, size - *n, "\\x%02x", p[i]);
+            i++;
+        } else {
+            memcpy(buf + *n, p + i, k);
+            *n += k;
+            i += k;
+        }
+    }
+    buf[*n] = '\0';
+    return rc;
+}
+
 /*
  * "<path>: <where>: <msg> (at byte <offset>)" into buf, leaving out empty
  * parts. When msg is empty the status text stands in for it. Returns buf.
@@ -89,13 +121,16 @@ char *iosage_error_line(const iosage_error *err, char *buf, size_t size)
         return buf;
     size_t n = 0;
     const char *msg = err->msg[0] ? err->msg : iosage_strerror(err->code);
+    int cut = 0;
     if (err->path[0])
-        n += snprintf(buf + n, size - n, "%s: ", err->path);
-    if (n < size && err->where[0])
-        n += snprintf(buf + n, size - n, "%s: ", err->where);
-    if (n < size)
-        n += snprintf(buf + n, size - n, "%s", msg);
-    if (n < size && err->has_offset)
+        cut = put_escaped(buf, size, &n, err->path) ||
+              put_escaped(buf, size, &n, ": ");
+    if (!cut && err->where[0])
+        cut = put_escaped(buf, size, &n, err->where) ||
+              put_escaped(buf, size, &n, ": ");
+    if (!cut)
+        cut = put_escaped(buf, size, &n, msg);
+    if (!cut && err->has_offset)
         snprintf(buf + n, size - n, " (at byte %llu)",
                  (unsigned long long)err->offset);
     return buf;

@@ -9,7 +9,8 @@
 #     rest of the text unchanged;
 #   - `iosage batch --format csv`, `iosage archive jobs` (text and CSV)
 #     and `iosage label` show them as \xHH too (formula prefixes:
-#     tests/batch/test_batch.c); the JSON lines keep the exact bytes.
+#     tests/batch/test_batch.c); the JSON lines keep the exact bytes;
+#   - an error line naming such a file stays one line, escaped.
 set -u
 export TZ=UTC
 iosage=$1
@@ -104,6 +105,16 @@ cp "$log" "$tmp/run/$tabname$name.darshan"
 [ "$(wc -l <"$tmp/label.tsv")" -eq 1 ] && ok || bad "label: a name with a line feed broke the row"
 LC_ALL=C grep -aq $'[\033\007]' "$tmp/label.tsv" && bad "label holds a raw control" || ok
 grep -aqF "$tmp/run/a\x09b\x0ac$escaped.darshan	" "$tmp/label.tsv" && ok || bad "label: escaped path missing"
+
+# error lines: a damaged log whose name holds controls and a line feed is
+# named on one line, escaped
+mkdir "$tmp/bad"
+badname=$(printf 'b\033]0;pwned\007\nc.darshan')
+echo garbage >"$tmp/bad/$badname"
+"$iosage" analyze "$tmp/bad/$badname" >/dev/null 2>"$tmp/err.txt"
+[ "$(wc -l <"$tmp/err.txt")" -eq 1 ] && ok || bad "error line: the name's line feed split it"
+LC_ALL=C grep -aq $'[\033\007]' "$tmp/err.txt" && bad "error line holds a raw control" || ok
+grep -aqF "b\x1b]0;pwned\x07\x0ac.darshan: header:" "$tmp/err.txt" && ok || bad "error line: escaped name missing: $(cat "$tmp/err.txt")"
 
 echo "terminal: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -107,6 +107,16 @@ static void test_fail(void **state)
                         "a.darshan: POSIX: bad record 3 (at byte 42)");
     assert_int_equal(ios_fail(NULL, IOSAGE_E_NOMEM, NULL, NULL, -1, "x"),
                      IOSAGE_E_NOMEM);
+    /* a file name from a directory listing: its controls and stray bytes
+     * as \xHH, UTF-8 kept; the line is cut whole at the buffer's end */
+    ios_fail(&e, IOSAGE_E_CORRUPT, "d/x\033]0;t\007\n\xff\xc3\xa9.darshan", "",
+             -1, "too short");
+    assert_string_equal(iosage_error_line(&e, line, sizeof line),
+                        "d/x\\x1b]0;t\\x07\\x0a\\xff\xc3\xa9.darshan: too short");
+    char small[8];
+    assert_string_equal(iosage_error_line(&e, small, 8), "d/x\\x1b");
+    assert_string_equal(iosage_error_line(&e, small, 7), "d/x");
+    assert_string_equal(e.path, "d/x\033]0;t\007\n\xff\xc3\xa9.darshan");
 }
 
 /* JSON strings are valid UTF-8 whatever the bytes; reals are finite. */
