@@ -18,6 +18,7 @@
 #define TOP 34.0
 #define BOTTOM 48.0
 #define MAX_X_LABELS 12
+#define PLOT_H (H - TOP - BOTTOM) /* height of the plot area */
 
 /* s escaped for HTML text; NULL is empty. */
 void site_html(rep_out *out, const char *s)
@@ -87,11 +88,19 @@ static void legend(rep_out *out, const struct site_series *s, int n_series)
     }
 }
 
-/* The frame: title, grid lines with their values, week labels, legend. */
-static void frame(rep_out *out, const char *title, const char *unit,
-                  const char *const *labels, size_t n, double ymax,
-                  const struct site_series *s, int n_series)
+/* Width of one label's group of bars (or step between points). */
+static double group_width(size_t n)
 {
+    return n ? (W - LEFT - RIGHT) / (double)n : 0;
+}
+
+/* The frame: title, grid lines with their values, week labels, legend.
+ * Returns the value at the top of the y axis. */
+static double frame(rep_out *out, const char *title, const char *unit,
+                    const char *const *labels, size_t n,
+                    const struct site_series *s, int n_series)
+{
+    double ymax = max_value(n, s, n_series);
     double height = H + 18.0 * (legend_rows(s, n_series) - 1);
     rep_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
                "viewBox=\"0 0 %.0f %.0f\" role=\"img\" class=\"chart\">"
@@ -99,7 +108,7 @@ static void frame(rep_out *out, const char *title, const char *unit,
                LEFT);
     site_html(out, title);
     rep_puts(out, "</text>");
-    double ph = H - TOP - BOTTOM;
+    double ph = PLOT_H;
     for (int g = 0; g <= 4; g++) {
         double y = TOP + ph - ph * g / 4;
         double v = ymax * g / 4;
@@ -115,7 +124,7 @@ static void frame(rep_out *out, const char *title, const char *unit,
                TOP + ph / 2, TOP + ph / 2);
     site_html(out, unit);
     rep_puts(out, "</text>");
-    double gw = n ? (W - LEFT - RIGHT) / (double)n : 0;
+    double gw = group_width(n);
     size_t every = n > MAX_X_LABELS ? (n + MAX_X_LABELS - 1) / MAX_X_LABELS : 1;
     for (size_t i = 0; i < n; i += every) {
         rep_printf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"ax\" "
@@ -125,6 +134,7 @@ static void frame(rep_out *out, const char *title, const char *unit,
         rep_puts(out, "</text>");
     }
     legend(out, s, n_series);
+    return ymax;
 }
 
 /* "<title>label: name value unit</title>" */
@@ -144,10 +154,8 @@ void site_svg_bars(rep_out *out, const char *title, const char *unit,
                    const char *const *labels, size_t n,
                    const struct site_series *s, int n_series)
 {
-    double ymax = max_value(n, s, n_series);
-    frame(out, title, unit, labels, n, ymax, s, n_series);
-    double ph = H - TOP - BOTTOM;
-    double gw = n ? (W - LEFT - RIGHT) / (double)n : 0;
+    double ymax = frame(out, title, unit, labels, n, s, n_series);
+    double ph = PLOT_H, gw = group_width(n);
     double bw = gw * 0.8 / n_series;
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < n_series; k++) {
@@ -167,10 +175,8 @@ void site_svg_lines(rep_out *out, const char *title, const char *unit,
                     const char *const *labels, size_t n,
                     const struct site_series *s, int n_series)
 {
-    double ymax = max_value(n, s, n_series);
-    frame(out, title, unit, labels, n, ymax, s, n_series);
-    double ph = H - TOP - BOTTOM;
-    double gw = n ? (W - LEFT - RIGHT) / (double)n : 0;
+    double ymax = frame(out, title, unit, labels, n, s, n_series);
+    double ph = PLOT_H, gw = group_width(n);
     for (int k = 0; k < n_series; k++) {
         rep_printf(out, "<polyline fill=\"none\" stroke=\"%s\" "
                    "stroke-width=\"2\" points=\"", s[k].color);
