@@ -368,36 +368,34 @@ static iosage_status fold_all(const iosage_log *log, struct fl_table *t)
     return IOSAGE_OK;
 }
 
-/* Pass 2: per-rank time and bytes of the counted layers. */
-struct rank_acc {
-    double common_t, common_b; /* added to every rank */
+/* Pass 2: per-rank time and bytes of the counted layers. Each record adds
+ * to its rank (a shared record: to its slowest and fastest rank) in record
+ * order; the equal parts of shared records go to every rank at once. */
+struct rank_add {
+    int64_t rank;
+    size_t seq;          /* record order, kept among equal ranks */
+    double time, bytes;
 };
 
-/* Make ranks 0..r named: the arrays grow to hold them, zeroed. Returns 0,
- * or -1 when out of memory. */
-static int name_rank(struct fl_table *t, int64_t r)
+struct rank_acc {
+    double common_t, common_b; /* added to every rank */
+    struct rank_add *v;
+    size_t n, cap;
+};
+
+static int add_to_rank(struct rank_acc *a, int64_t rank, double time,
+                       double bytes)
 {
-    if (r < t->n_named)
-        return 0;
-    if (r >= t->rank_cap) {
-        int64_t cap = t->rank_cap ? t->rank_cap * 2 : 64;
-        if (cap <= r)
-            cap = r + 1;
-        if (cap > t->nprocs)
-            cap = t->nprocs;
-        double *tm = realloc(t->rank_time, (size_t)cap * sizeof *tm);
-        if (!tm)
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 64;
+        struct rank_add *v = realloc(a->v, cap * sizeof *v);
+        if (!v)
             return -1;
-        t->rank_time = tm;
-        double *by = realloc(t->rank_bytes, (size_t)cap * sizeof *by);
-        if (!by)
-            return -1;
-        t->rank_bytes = by;
-        t->rank_cap = cap;
+        a->v = v;
+        a->cap = cap;
     }
-    for (int64_t k = t->n_named; k <= r; k++)
-        t->rank_time[k] = t->rank_bytes[k] = 0;
-    t->n_named = r + 1;
+    a->v[a->n] = (struct rank_add){rank, a->n, time, bytes};
+    a->n++;
     return 0;
 }
 
@@ -413,41 +411,67 @@ static int share_reduced(struct fl_table *t, struct rank_acc *a,
     if (!data)
         B = SB = FB = 0;
     int ok = sr >= 0 && sr < n && fr >= 0 && fr < n && S <= T * 1.0001 + 1e-9;
-    if (!ok || n == 1) {
+    if (!ok || n == 1 || fr == sr) { /* fr == sr: every rank took as long */
         a->common_t += T / (double)n;
         a->common_b += B / (double)n;
         return 0;
     }
-    if (fr == sr) { /* every rank took the same time */
-        a->common_t += T / (double)n;
-        a->common_b += B / (double)n;
-        return 0;
-    }
-    if (name_rank(t, sr > fr ? sr : fr) != 0)
-        return -1;
     double rest = n > 2 ? (T - S - F) / (double)(n - 2) : 0;
     double restb = n > 2 ? (B - SB - FB) / (double)(n - 2) : 0;
     rest = rest > 0 ? rest : 0;
     restb = restb > 0 ? restb : 0;
     a->common_t += rest;
     a->common_b += restb;
-    t->rank_time[sr] += S - rest;
-    t->rank_time[fr] += F - rest;
-    t->rank_bytes[sr] += SB - restb;
-    t->rank_bytes[fr] += FB - restb;
+    if (add_to_rank(a, sr, S - rest, SB - restb) != 0 ||
+        add_to_rank(a, fr, F - rest, FB - restb) != 0)
+        return -1;
     return 0;
+}
+
+static int by_rank(const void *pa, const void *pb)
+{
+    const struct rank_add *a = pa, *b = pb;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The additions, sorted by rank (record order within a rank), summed into
+ * one fl_rank per rank in the same order as a dense array would add them,
+ * plus the common parts. */
+static iosage_status fold_ranks(struct rank_acc *a, struct fl_table *t)
+{
+    if (a->n > 1)
+        qsort(a->v, a->n, sizeof *a->v, by_rank);
+    t->ranks = malloc((a->n ? a->n : 1) * sizeof *t->ranks);
+    if (!t->ranks)
+        return IOSAGE_E_NOMEM;
+    for (size_t i = 0; i < a->n;) {
+        struct fl_rank r = {a->v[i].rank, 0, 0};
+        for (; i < a->n && a->v[i].rank == r.rank; i++) {
+            r.time += a->v[i].time;
+            r.bytes += a->v[i].bytes;
+        }
+        r.time += a->common_t;
+        r.bytes += a->common_b;
+        t->ranks[t->n_ranks++] = r;
+    }
+    t->rest_time = a->common_t;
+    t->rest_bytes = a->common_b;
+    return IOSAGE_OK;
 }
 
 static iosage_status rank_sums(const iosage_log *log, struct fl_table *t)
 {
-    struct rank_acc a = {0, 0};
+    struct rank_acc a = {0};
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
                                IOSAGE_MOD_DFS};
-    for (size_t k = 0; k < sizeof mods / sizeof mods[0]; k++) {
+    iosage_status st = IOSAGE_OK;
+    for (size_t k = 0; k < sizeof mods / sizeof mods[0] && st == IOSAGE_OK; k++) {
         const iosage_module_data *md = &log->modules[mods[k]];
         int layer = layer_of_module(mods[k]);
         const struct fl_idx *x = idx_of_layer(layer);
-        for (size_t i = 0; i < md->n_records; i++) {
+        for (size_t i = 0; i < md->n_records && st == IOSAGE_OK; i++) {
             const iosage_record *rec = &md->records[i];
             if (rec->n_counters < iosage_counter_count(mods[k]) ||
                 rec->n_fcounters < iosage_fcounter_count(mods[k]))
@@ -458,29 +482,24 @@ static iosage_status rank_sums(const iosage_log *log, struct fl_table *t)
             /* Bytes count on data files only: a few bytes of stdout on one
              * rank are no imbalance. */
             int data = t->files[fi].cls == FL_DATA;
-            if (rec->rank < 0) {
-                if (share_reduced(t, &a, rec, x, data) != 0)
-                    return IOSAGE_E_NOMEM;
-                continue;
-            }
-            if (rec->rank >= t->nprocs)
-                continue;
-            if (name_rank(t, rec->rank) != 0)
-                return IOSAGE_E_NOMEM;
-            t->rank_time[rec->rank] += fv(rec, x->t_read) + fv(rec, x->t_write) +
-                                       fv(rec, x->t_meta);
-            if (data)
-                t->rank_bytes[rec->rank] += (double)(cv(rec, x->bytes_r) +
-                                                     cv(rec, x->bytes_w));
+            int rc = 0;
+            if (rec->rank < 0)
+                rc = share_reduced(t, &a, rec, x, data);
+            else if (rec->rank < t->nprocs)
+                rc = add_to_rank(&a, rec->rank,
+                                 fv(rec, x->t_read) + fv(rec, x->t_write) +
+                                     fv(rec, x->t_meta),
+                                 data ? (double)(cv(rec, x->bytes_r) +
+                                                 cv(rec, x->bytes_w))
+                                      : 0.0);
+            if (rc != 0)
+                st = IOSAGE_E_NOMEM;
         }
     }
-    for (int64_t r = 0; r < t->n_named; r++) {
-        t->rank_time[r] += a.common_t;
-        t->rank_bytes[r] += a.common_b;
-    }
-    t->rest_time = a.common_t;
-    t->rest_bytes = a.common_b;
-    return IOSAGE_OK;
+    if (st == IOSAGE_OK)
+        st = fold_ranks(&a, t);
+    free(a.v);
+    return st;
 }
 
 /* --- queries ---------------------------------------------------------------- */
@@ -581,8 +600,7 @@ void fl_table_free(struct fl_table *t)
     free(t->files);
     ios_idmap_free(&t->map);
     ios_arena_destroy(t->layers);
-    free(t->rank_time);
-    free(t->rank_bytes);
+    free(t->ranks);
     free(t->scratch);
     memset(t, 0, sizeof *t);
 }
@@ -616,36 +634,63 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
     return IOSAGE_OK;
 }
 
+/* The entry of rank r, or NULL when r has only the common parts. */
+static const struct fl_rank *find_rank(const struct fl_table *t, int64_t r)
+{
+    size_t lo = 0, hi = t->n_ranks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->ranks[mid].rank < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n_ranks && t->ranks[lo].rank == r ? &t->ranks[lo] : NULL;
+}
+
 double fl_rank_time(const struct fl_table *t, int64_t r)
 {
-    return r < t->n_named ? t->rank_time[r] : t->rest_time;
+    const struct fl_rank *e = find_rank(t, r);
+    return e ? e->time : t->rest_time;
 }
 
 double fl_rank_bytes(const struct fl_table *t, int64_t r)
 {
-    return r < t->n_named ? t->rank_bytes[r] : t->rest_bytes;
+    const struct fl_rank *e = find_rank(t, r);
+    return e ? e->bytes : t->rest_bytes;
 }
 
-/* Sums and first maxima over all nprocs ranks: the named ranks one by one,
- * the others (all alike) at once. */
+/* Sums and first maxima over all nprocs ranks: the ranks with an entry one
+ * by one, the others (all alike, the first of them is `other`) at once. */
 void fl_rank_summary(const struct fl_table *t, struct fl_ranks *s)
 {
     memset(s, 0, sizeof *s);
-    int64_t m = t->n_named;
-    for (int64_t r = 0; r < m; r++) {
-        s->sum_time += t->rank_time[r];
-        s->sum_bytes += t->rank_bytes[r];
-        if (t->rank_time[r] > fl_rank_time(t, s->slowest))
-            s->slowest = r;
-        if (t->rank_bytes[r] > fl_rank_bytes(t, s->biggest))
-            s->biggest = r;
+    int64_t other = 0; /* the lowest rank without an entry */
+    double tmax = 0, bmax = 0;
+    for (size_t i = 0; i < t->n_ranks; i++) {
+        const struct fl_rank *e = &t->ranks[i];
+        s->sum_time += e->time;
+        s->sum_bytes += e->bytes;
+        if (i == 0 || e->time > tmax) {
+            tmax = e->time;
+            s->slowest = e->rank;
+        }
+        if (i == 0 || e->bytes > bmax) {
+            bmax = e->bytes;
+            s->biggest = e->rank;
+        }
+        if (e->rank == other)
+            other++;
     }
-    if (m < t->nprocs) {
-        s->sum_time += t->rest_time * (double)(t->nprocs - m);
-        s->sum_bytes += t->rest_bytes * (double)(t->nprocs - m);
-        if (t->rest_time > fl_rank_time(t, s->slowest))
-            s->slowest = m;
-        if (t->rest_bytes > fl_rank_bytes(t, s->biggest))
-            s->biggest = m;
-    }
+    int64_t rest = t->nprocs - (int64_t)t->n_ranks;
+    if (rest <= 0)
+        return;
+    s->sum_time += t->rest_time * (double)rest;
+    s->sum_bytes += t->rest_bytes * (double)rest;
+    if (t->n_ranks == 0 || t->rest_time > tmax ||
+        (t->rest_time == tmax && other < s->slowest))
+        s->slowest = other;
+    if (t->n_ranks == 0 || t->rest_bytes > bmax ||
+        (t->rest_bytes == bmax && other < s->biggest))
+        s->biggest = other;
 }

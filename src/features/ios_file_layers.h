@@ -13,9 +13,9 @@
  *          ├─ layer STDIO
  *          └─ layer DFS
  *   ranks: own[r] (records of rank r) + shared part (rank -1 records),
- *          held for the ranks some record names (n_named); every later
- *          rank has the shared part only (rest_time, rest_bytes):
- *          fl_rank_time(), fl_rank_summary()
+ *          an entry for each rank some record names (sorted by rank);
+ *          every other rank has the shared part only (rest_time,
+ *          rest_bytes): fl_rank_time(), fl_rank_summary()
  *
  * Invariants:
  *   - a file's "counted" layers are MPI-IO when it has an MPI-IO record
@@ -83,12 +83,14 @@ struct fl_table {
     size_t n, cap;
     struct fl_file *files;
     int64_t nprocs;         /* usable rank count (>= 1) */
-    int64_t n_named;        /* ranks 0..n_named-1 have entries below */
-    int64_t rank_cap;       /* entries allocated */
-    double *rank_time;      /* n_named: estimated I/O seconds per rank */
-    double *rank_bytes;     /* n_named: bytes moved per rank */
-    double rest_time;       /* I/O seconds of each rank from n_named on */
-    double rest_bytes;      /* bytes of each rank from n_named on */
+    struct fl_rank {        /* a rank some record names, by rank: */
+        int64_t rank;
+        double time;        /* estimated I/O seconds */
+        double bytes;       /* bytes moved */
+    } *ranks;
+    size_t n_ranks;
+    double rest_time;       /* I/O seconds of each rank without an entry */
+    double rest_bytes;      /* bytes of each rank without an entry */
     double io_time;         /* sum of fl_file_time() */
     double run_time;
     int has_timers;         /* any non-zero time in a counted layer */
