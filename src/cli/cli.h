@@ -16,6 +16,7 @@
 #include "iosage/advise.h"
 #include "iosage/analyze.h"
 #include "iosage/model.h"
+#include "iosage/report.h"
 
 enum cli_exit {
     CLI_OK = 0,       /* all inputs read */
@@ -117,6 +118,12 @@ struct iosage_analyze_options cli_report_options(const struct cli_bundle *b);
  * failure leaves no partial file (src/common/ios_outfile.h). Prints the
  * reason; CLI_OK or CLI_INTERNAL. */
 int cli_write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Render doc as format (src/report) and write it to output, or to stdout
+ * when output is NULL. color: 1 always, 0 never, -1 the text view on a
+ * terminal without NO_COLOR. CLI_OK, or the exit code after one line. */
+int cli_write_report(const json_t *doc, enum iosage_report_format format,
+                     int color, const char *output);
 
 /* Print "iosage: PATH: cannot write: <strerror(e)>"; returns CLI_INTERNAL
  * (exit 4: an output could not be written). */

@@ -3,17 +3,13 @@
  * iosage_analyze (iosage/analyze.h), which reads the log, decides, builds
  * the report document with offline advice and runs the LLM step. Here:
  * the options, the model bundle and its cards, the notes on stderr, the
- * saved prompt and one view of the document (src/report) on stdout or in
- * -o OUT.
+ * saved prompt and one view of the document (cli_write_report) on stdout
+ * or in -o OUT.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "ios_outfile.h"
 #include "iosage/analyze.h"
 #include "iosage/report.h"
 
@@ -136,16 +132,6 @@ static int parse_analyze_args(int argc, char **argv, struct analyze_args *a,
     return rc;
 }
 
-/* Print "iosage: <s>" (fmt with one %s) on stderr unless --quiet. */
-static void note(const struct analyze_args *a, const char *fmt, const char *s)
-{
-    if (!a->quiet) {
-        fputs("iosage: ", stderr);
-        fprintf(stderr, fmt, s);
-        fputc('\n', stderr);
-    }
-}
-
 /* Run the analysis with the bundle; notes and the saved prompt. */
 static int run(const struct analyze_args *a, const struct cli_bundle *b,
                iosage_analysis **an)
@@ -161,47 +147,15 @@ static int run(const struct analyze_args *a, const struct cli_bundle *b,
         cli_print_error(&err);
         return cli_exit_for(st);
     }
-    if ((a->llm || a->save_prompt) && (*an)->det.healthy)
-        note(a, "%s: no pattern detected: nothing to ask an LLM, no prompt "
-             "written", a->log);
-    if ((*an)->fallback)
-        note(a, "%s", (*an)->fallback);
+    if (!a->quiet && (a->llm || a->save_prompt) && (*an)->det.healthy)
+        fprintf(stderr, "iosage: %s: no pattern detected: nothing to ask an "
+                "LLM, no prompt written\n", a->log);
+    if (!a->quiet && (*an)->fallback)
+        fprintf(stderr, "iosage: %s\n", (*an)->fallback);
     if ((*an)->prompt)
         return cli_write_file_atomic(a->save_prompt, (*an)->prompt,
                                  strlen((*an)->prompt));
     return CLI_OK;
-}
-
-static int want_color(const struct analyze_args *a)
-{
-    if (a->color >= 0)
-        return a->color;
-    if (a->output || a->format != IOSAGE_REPORT_TEXT)
-        return 0;
-    const char *nc = getenv("NO_COLOR");
-    return isatty(STDOUT_FILENO) && !(nc && nc[0]);
-}
-
-static int render(const struct analyze_args *a, const json_t *doc)
-{
-    struct iosage_report_options o = {.color = want_color(a)};
-    iosage_error err;
-    char *out = NULL;
-    size_t len = 0;
-    iosage_status st = iosage_report_render(doc, a->format, &o, &out, &len, &err);
-    if (st != IOSAGE_OK) {
-        cli_print_error(&err);
-        return cli_exit_for(st);
-    }
-    int rc = CLI_OK;
-    if (a->output) {
-        rc = cli_write_file_atomic(a->output, out, len);
-    } else if (fwrite(out, 1, len, stdout) != len || fflush(stdout) != 0) {
-        ios_stdout_failed(errno); /* the line comes from the exit check */
-        rc = CLI_INTERNAL;
-    }
-    free(out);
-    return rc;
 }
 
 /* No output over an input: -o and --save-prompt against the log and the
@@ -239,7 +193,7 @@ int cmd_analyze(int argc, char **argv)
     if (rc == CLI_OK)
         rc = run(&a, &b, &an);
     if (rc == CLI_OK)
-        rc = render(&a, an->doc);
+        rc = cli_write_report(an->doc, a.format, a.color, a.output);
     if (rc == CLI_OK && a.fail_on && !an->det.healthy)
         rc = CLI_FOUND;
     iosage_analysis_free(an);
