@@ -4,7 +4,8 @@
 #   scripts/eval.sh BUILD/iosage [OUT_DIR]
 #
 # With the bundle models/default and the dataset data/hpc-runs:
-#   1. training is reproducible: `iosage train` into OUT/retrained, timed,
+#   1. training is reproducible: `iosage train` (and `iosage savings
+#      train` when the dataset has savings.tsv) into OUT/retrained, timed,
 #      and its model files compared with models/default (cards.json, made
 #      by other code, is not compared);
 #   2. test and ood splits: models vs random forest vs rule baseline
@@ -32,6 +33,10 @@ section "Training (iosage train $data)"
 rm -rf "$out/retrained"
 t0=$(date +%s.%N)
 "$iosage" train "$data" -o "$out/retrained" -q
+# the savings models of the bundle too, when the dataset has measured ones
+if [ -s "$data/savings.tsv" ]; then
+  "$iosage" savings train "$data" "$out/retrained" >/dev/null
+fi
 t1=$(date +%s.%N)
 same=yes
 for f in "$bundle"/*.json; do

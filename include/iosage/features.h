@@ -107,15 +107,18 @@ struct iosage_job_summary {
     int64_t meta_ops;      /* sum of meta_ops over all rows */
     int64_t data_files;    /* distinct ids with IOSAGE_FILE_DATA */
     int64_t files;         /* distinct ids */
-    /* Per-rank estimates: a rank's own records plus its part of the rank -1
-     * records (the slowest rank of a rank -1 record gets its
-     * F_SLOWEST_RANK_TIME and SLOWEST_RANK_BYTES, every other rank an equal
-     * part of the rest). */
+    /* Per-rank estimates, the same as the labeling criteria's (LABELING.md):
+     * a rank's own records plus its part of the rank -1 records (the
+     * slowest rank of a rank -1 record gets its F_SLOWEST_RANK_TIME and
+     * SLOWEST_RANK_BYTES, the fastest its F_FASTEST_RANK_TIME and
+     * FASTEST_RANK_BYTES, every rank an equal part of the rest). Bytes
+     * count on data files only. */
     double rank_time_max;  /* the slowest rank's I/O time */
-    int64_t rank_time_max_rank;
-    double rank_time_mean; /* io_time / nprocs */
+    int64_t rank_time_max_rank; /* -1: every rank without records of its
+                                   own (they tie) */
+    double rank_time_mean; /* the per-rank times summed, / nprocs */
     double rank_bytes_max;
-    int64_t rank_bytes_max_rank;
+    int64_t rank_bytes_max_rank; /* -1 as for rank_time_max_rank */
     double rank_bytes_max_time; /* I/O time of the rank that moved most */
     double rank_bytes_mean;
     int64_t active_ranks;  /* ranks estimated to do any I/O */
@@ -130,8 +133,9 @@ typedef struct iosage_file_table {
 } iosage_file_table;
 
 /* One rank's part of the job's I/O as the per-rank estimate of the job
- * summary sees it (its own records, and what it gets as the slowest rank of
- * rank -1 records), without the equal share every rank gets. */
+ * summary and of the labeling criteria sees it (its own records, and what
+ * it gets as the slowest or fastest rank of rank -1 records), without the
+ * equal share every rank gets. */
 struct iosage_rank_io {
     int64_t rank;
     double time;   /* seconds */
@@ -158,7 +162,7 @@ IOSAGE_API void iosage_file_table_free(iosage_file_table *t);
 
 /* --- The feature vector ---------------------------------------------------- */
 
-#define IOSAGE_FEATURE_SCHEMA_VERSION 1
+#define IOSAGE_FEATURE_SCHEMA_VERSION 2
 #define IOSAGE_NUM_FEATURES 112
 
 /* Fill out[0 .. IOSAGE_NUM_FEATURES) for log. Every value is finite. Fails

@@ -437,8 +437,8 @@ static int by_rank(const void *pa, const void *pb)
 }
 
 /* The additions, sorted by rank (record order within a rank), summed into
- * one fl_rank per rank in the same order as a dense array would add them,
- * plus the common parts. */
+ * one entry per rank in the same order as a dense array would add them;
+ * the common parts stay apart (fl_rank_time adds them). */
 static iosage_status fold_ranks(struct rank_acc *a, struct fl_table *t)
 {
     if (a->n > 1)
@@ -447,13 +447,11 @@ static iosage_status fold_ranks(struct rank_acc *a, struct fl_table *t)
     if (!t->ranks)
         return IOSAGE_E_NOMEM;
     for (size_t i = 0; i < a->n;) {
-        struct fl_rank r = {a->v[i].rank, 0, 0};
+        struct iosage_rank_io r = {a->v[i].rank, 0, 0};
         for (; i < a->n && a->v[i].rank == r.rank; i++) {
             r.time += a->v[i].time;
             r.bytes += a->v[i].bytes;
         }
-        r.time += a->common_t;
-        r.bytes += a->common_b;
         t->ranks[t->n_ranks++] = r;
     }
     t->rest_time = a->common_t;
@@ -635,7 +633,7 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
 }
 
 /* The entry of rank r, or NULL when r has only the common parts. */
-static const struct fl_rank *find_rank(const struct fl_table *t, int64_t r)
+static const struct iosage_rank_io *find_rank(const struct fl_table *t, int64_t r)
 {
     size_t lo = 0, hi = t->n_ranks;
     while (lo < hi) {
@@ -650,14 +648,19 @@ static const struct fl_rank *find_rank(const struct fl_table *t, int64_t r)
 
 double fl_rank_time(const struct fl_table *t, int64_t r)
 {
-    const struct fl_rank *e = find_rank(t, r);
-    return e ? e->time : t->rest_time;
+    const struct iosage_rank_io *e = find_rank(t, r);
+    return e ? e->time + t->rest_time : t->rest_time;
 }
 
 double fl_rank_bytes(const struct fl_table *t, int64_t r)
 {
-    const struct fl_rank *e = find_rank(t, r);
-    return e ? e->bytes : t->rest_bytes;
+    const struct iosage_rank_io *e = find_rank(t, r);
+    return e ? e->bytes + t->rest_bytes : t->rest_bytes;
+}
+
+int fl_rank_listed(const struct fl_table *t, int64_t r)
+{
+    return find_rank(t, r) != NULL;
 }
 
 /* Sums and first maxima over all nprocs ranks: the ranks with an entry one
@@ -668,15 +671,16 @@ void fl_rank_summary(const struct fl_table *t, struct fl_ranks *s)
     int64_t other = 0; /* the lowest rank without an entry */
     double tmax = 0, bmax = 0;
     for (size_t i = 0; i < t->n_ranks; i++) {
-        const struct fl_rank *e = &t->ranks[i];
-        s->sum_time += e->time;
-        s->sum_bytes += e->bytes;
-        if (i == 0 || e->time > tmax) {
-            tmax = e->time;
+        const struct iosage_rank_io *e = &t->ranks[i];
+        double time = e->time + t->rest_time, bytes = e->bytes + t->rest_bytes;
+        s->sum_time += time;
+        s->sum_bytes += bytes;
+        if (i == 0 || time > tmax) {
+            tmax = time;
             s->slowest = e->rank;
         }
-        if (i == 0 || e->bytes > bmax) {
-            bmax = e->bytes;
+        if (i == 0 || bytes > bmax) {
+            bmax = bytes;
             s->biggest = e->rank;
         }
         if (e->rank == other)

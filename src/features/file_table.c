@@ -451,12 +451,12 @@ static int build(struct build *b)
     ios_ft_extras(b->t, b->refs, b->row_start, &b->t->priv->extra);
     if (ios_ft_files(b->t) != 0)
         return -1;
-    if (ios_ranks_estimate(b->t, b->refs, b->row_start) != 0)
-        return -1;
-    job_sums(b->t);
     if (fl_table_build(b->log, b->t->job.nprocs, b->t->job.run_time,
                        &b->t->priv->layers) != IOSAGE_OK)
         return -1;
+    if (ios_ranks_estimate(b->t, b->refs, b->row_start) != 0)
+        return -1;
+    job_sums(b->t);
     if (set_paths(b) != 0)
         return -1;
     return sort_rows(b->t);
@@ -496,7 +496,6 @@ void iosage_file_table_free(iosage_file_table *t)
         return;
     if (t->priv) {
         free(t->priv->strings);
-        free(t->priv->ranks);
         fl_table_free(&t->priv->layers);
     }
     free(t->priv);

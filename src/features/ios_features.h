@@ -182,9 +182,6 @@ struct ios_ft_extra {
 struct ios_ft_private {
     char *strings;           /* every row path, one block */
     struct ios_ft_extra extra;
-    struct iosage_rank_io *ranks; /* per-rank estimate (ranks.c), owned */
-    size_t n_ranks;
-    double base_time, base_bytes; /* every rank's share besides */
     struct fl_table layers;  /* per-file layer view (file_layers.c), owned */
 };
 
@@ -213,8 +210,10 @@ void ios_ft_extras(const iosage_file_table *t, const struct ios_ref *refs,
 int ios_ft_files(iosage_file_table *t);
 
 /* Per-rank estimates (ranks.c): fills the rank_* and active_ranks fields of
- * t->job from the records of the COUNTED rows. Row k's records are
- * refs[row_start[k] .. row_start[k + 1]). Returns 0, or -1 on no memory. */
+ * t->job from the per-rank sums of the layer view (built before), and the
+ * unique_bytes extras from the records of the COUNTED data rows. Row k's
+ * records are refs[row_start[k] .. row_start[k + 1]). Returns 0, or -1 on
+ * no memory. */
 int ios_ranks_estimate(iosage_file_table *t, const struct ios_ref *refs,
                        const size_t *row_start);
 

@@ -38,6 +38,7 @@
 
 #include "iosage/darshan.h"
 #include "iosage/error.h"
+#include "iosage/features.h"
 #include "ios_arena.h"
 #include "ios_idmap.h"
 #include "ios_numfmt.h"
@@ -83,14 +84,16 @@ struct fl_table {
     size_t n, cap;
     struct fl_file *files;
     int64_t nprocs;         /* usable rank count (>= 1) */
-    struct fl_rank {        /* a rank some record names, by rank: */
-        int64_t rank;
-        double time;        /* estimated I/O seconds */
-        double bytes;       /* bytes moved */
-    } *ranks;
+    struct iosage_rank_io *ranks; /* a rank some record names, by rank:
+                               its own I/O seconds and bytes (records of
+                               its own, its parts as the slowest or
+                               fastest rank of shared ones); rest_time and
+                               rest_bytes apart */
     size_t n_ranks;
-    double rest_time;       /* I/O seconds of each rank without an entry */
-    double rest_bytes;      /* bytes of each rank without an entry */
+    double rest_time;       /* I/O seconds every rank has (its equal part
+                               of shared records): all that a rank
+                               without an entry has */
+    double rest_bytes;      /* bytes, the same way */
     double io_time;         /* sum of fl_file_time() */
     double run_time;
     int has_timers;         /* any non-zero time in a counted layer */
@@ -106,9 +109,13 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
                              double run_time, struct fl_table *t);
 void fl_table_free(struct fl_table *t);
 
-/* Per-rank I/O seconds and bytes of any rank 0..nprocs-1. */
+/* Per-rank I/O seconds and bytes of any rank 0..nprocs-1 (its own part
+ * plus the part every rank has). */
 double fl_rank_time(const struct fl_table *t, int64_t r);
 double fl_rank_bytes(const struct fl_table *t, int64_t r);
+
+/* True when rank r has an entry of its own in t->ranks. */
+int fl_rank_listed(const struct fl_table *t, int64_t r);
 
 /* Over all nprocs ranks: sums, and the first rank of most time (slowest)
  * and of most bytes (biggest). */

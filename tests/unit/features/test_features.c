@@ -207,8 +207,8 @@ static void test_known_values(void **state)
     feats(log, f);
     double T = 10.5, bytes = 400.0 * 4096 + 100.0 * 2 * MIB;
     assert_feat(f, "job_io_time_share_mean", T / 40.0);
-    /* slowest rank: 3 s of out.dat plus 0.5 s of log.txt (rank 0 has
-     * (10 - 3) / 3 of out.dat + 0.5 = 2.83 s) */
+    /* slowest rank: 3 s (rank 2, out.dat's slowest; rank 0 has out.dat's
+     * equal part (10 - 3 - 2) / 2 + 0.5 of log.txt = 3 s too) */
     assert_feat(f, "job_io_time_share_slowest", 0.3);
     assert_feat(f, "job_read_byte_share", 100.0 * 2 * MIB / (bytes + 1000));
     assert_feat(f, "job_read_op_share", 100.0 / 510.0);
@@ -244,7 +244,8 @@ static void test_known_values(void **state)
     assert_feat(f, "shared_time_spread", 1.0 / 3.0);
     assert_feat(f, "shared_bytes_spread", 0.0);
     assert_feat(f, "rank_active_share", 1.0);
-    /* per-rank times: rank 2 = 3, rank 0 = 7/3 + 0.5, ranks 1, 3 = 7/3 */
+    /* per-rank times: rank 2 = 3 (slowest), rank 1 = 2 (fastest), rank 3 =
+     * (10 - 3 - 2) / 2 = 2.5, rank 0 = 2.5 + 0.5 */
     assert_feat(f, "rank_time_imbalance", 1.0 - (T / 4.0) / 3.0);
     assert_feat(f, "mpiio_op_share", 0.0);
     assert_feat(f, "mpiio_coll_op_share", 0.0);
@@ -293,27 +294,36 @@ static void test_known_table(void **state)
     assert_int_equal(j->files, 2);
     assert_int_equal(j->data_files, 2);
     assert_int_equal(j->meta_ops, 21);
+    /* the estimate behind it (the criteria's): rank 2 is the shared
+     * record's slowest rank (3 s), rank 1 its fastest (2 s), ranks 0 and 3
+     * get an equal part of the other 5 s; rank 0 adds log.txt's 0.5 s and
+     * ties rank 2 (the first of equals is named) */
     assert_float_equal(j->rank_time_max, 3.0, 1e-9);
-    assert_int_equal(j->rank_time_max_rank, 2);
-    /* the estimate behind it: rank 2 is the shared record's slowest rank
-     * (3 s), the other 7 s are spread over all four ranks */
+    assert_int_equal(j->rank_time_max_rank, 0);
+    assert_float_equal(j->rank_time_mean, 10.5 / 4.0, 1e-9);
+    assert_int_equal(j->active_ranks, 4);
+    /* bytes: out.dat's slowest and fastest ranks each moved a quarter,
+     * so the other two did as well; rank 0 adds log.txt's 1000 */
+    double quarter = (400.0 * 4096 + 100.0 * 2 * MIB) / 4.0;
+    assert_float_equal(j->rank_bytes_max, quarter + 1000.0, 1e-3);
+    assert_int_equal(j->rank_bytes_max_rank, 0);
+    assert_float_equal(j->rank_bytes_mean, quarter + 250.0, 1e-3);
     const struct iosage_rank_io *ranks;
     double base_t, base_b;
     size_t n = iosage_file_table_ranks(t, &ranks, &base_t, &base_b);
-    assert_float_equal(base_t, 7.0 / 3.0, 1e-9);
-    double own_sum = 0.0;
-    int saw2 = 0;
+    assert_float_equal(base_t, 2.5, 1e-9);
+    double want[4] = {3.0, 2.0, 3.0, 2.5}, own_sum = 0.0;
+    int seen[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         assert_true(ranks[i].rank >= 0 && ranks[i].rank < 4);
         if (i > 0)
             assert_true(ranks[i].rank > ranks[i - 1].rank);
-        if (ranks[i].rank == 2) {
-            assert_float_equal(ranks[i].time + base_t, 3.0, 1e-9);
-            saw2 = 1;
-        }
+        assert_float_equal(ranks[i].time + base_t, want[ranks[i].rank], 1e-9);
+        seen[ranks[i].rank] = 1;
         own_sum += ranks[i].time;
     }
-    assert_true(saw2);
+    assert_int_equal(n, 3); /* rank 3 has only the equal part */
+    assert_true(seen[0] && seen[1] && seen[2] && !seen[3]);
     assert_float_equal(own_sum + 4 * base_t, j->io_time, 1e-9);
     iosage_file_table_free(t);
     iosage_file_table_free(NULL);
