@@ -218,6 +218,8 @@ void ios_rec_small(const struct ios_layer *L, const iosage_record *r,
     if (ex > 0 && (r5 > 0 || w5 > 0)) {
         double fr = (double)r5 / ((double)r5 + (double)w5);
         exr = ios_d2i(floor((double)ex * fr + 0.5));
+        /* near 2^63 the double rounds up past ex: keep 0 <= exr <= ex */
+        exr = exr > ex ? ex : (exr < 0 ? 0 : exr);
         exw = ex - exr;
         exr = exr > r5 ? r5 : exr;
         exw = exw > w5 ? w5 : exw;

@@ -519,6 +519,35 @@ static void test_only_hdf5(void **state)
 }
 
 /* Garbage counters (modified runtimes): no overflow, finite values. */
+/* Fuzzed (tests/fuzz/regressions/reader-ubsan-exact-mib-split-1): requests
+ * of exactly 1 MiB counted in the 10^18s, nearly all in the read bins. The
+ * read part, rounded through a double, came out 220 past the count, which
+ * left a write part of -220, and the write bins minus it overflowed. */
+static void test_exact_mib_near_int64_max(void **state)
+{
+    (void)state;
+    const int64_t EXACT = 4600000000000000000LL - 220;
+    iosage_log *log = new_log(1, 5.0);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/big", 0);
+    r->counters[IOSAGE_POSIX_SIZE_READ_100K_1M] = INT64_MAX;
+    r->counters[IOSAGE_POSIX_SIZE_WRITE_100K_1M] = 1;
+    r->counters[IOSAGE_POSIX_SIZE_WRITE_0_100] = INT64_MAX;
+    r->counters[IOSAGE_POSIX_ACCESS1_ACCESS] = MIB;
+    r->counters[IOSAGE_POSIX_ACCESS1_COUNT] = EXACT;
+    rec_add(log, r, "/d/big");
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 1);
+    /* every exact-MiB request goes to the reads (the share rounds to 1),
+     * none to the writes */
+    assert_int_equal(t->rows[0].small_reads, INT64_MAX - EXACT);
+    assert_int_equal(t->rows[0].small_writes, INT64_MAX);
+    float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
 static void test_garbage_counters(void **state)
 {
     (void)state;
@@ -823,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_minus_one_counters),
         cmocka_unit_test(test_empty_and_odd_jobs),
         cmocka_unit_test(test_only_hdf5),
+        cmocka_unit_test(test_exact_mib_near_int64_max),
         cmocka_unit_test(test_garbage_counters),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_table_names_lustre_classes),
