@@ -162,12 +162,21 @@ static void text_summary(struct tview *t, const json_t *sum)
     rep_out_free(&s);
 }
 
+/* v (a score or threshold from the document, any double) as a position in
+ * [0, max]: clamped before the conversion, which is undefined for values
+ * outside int (a fuzzed document had 1e26). */
+static int bar_pos(double v, int max)
+{
+    double x = v * BAR + 0.5;
+    if (!(x >= 0.0)) /* also NaN */
+        return 0;
+    return x >= (double)max ? max : (int)x;
+}
+
 /* "[#######|....]" with the fill at score and '|' at threshold (0..1). */
 static void score_bar(struct tview *t, double score, double thr, int detected)
 {
-    int fill = (int)(score * BAR + 0.5), mark = (int)(thr * BAR + 0.5);
-    fill = fill < 0 ? 0 : fill > BAR ? BAR : fill;
-    mark = mark < 0 ? 0 : mark > BAR - 1 ? BAR - 1 : mark;
+    int fill = bar_pos(score, BAR), mark = bar_pos(thr, BAR - 1);
     rep_putc(t->o, '[');
     sgr(t, detected ? "31" : "32");
     for (int i = 0; i < BAR; i++) {

@@ -541,6 +541,27 @@ static void test_tolerant(void **state)
     }
 }
 
+/* Scores and thresholds far outside 0..1 (a fuzzed document had 1e26):
+ * the bars are full or empty, the conversion to a bar position is never
+ * out of range (UBSan in the test build). */
+static void test_score_bars_out_of_range(void **state)
+{
+    (void)state;
+    json_t *doc = json_loads(
+        "{\"schema\": \"iosage-report\", \"version\": 1, \"detection\":"
+        " {\"patterns\": [{\"name\": \"Huge\", \"detected\": true,"
+        " \"score\": 1e26, \"threshold\": 1.3e57},"
+        " {\"name\": \"Tiny\", \"detected\": false, \"score\": -1e26,"
+        " \"threshold\": -4e24}]}}",
+        0, NULL);
+    assert_non_null(doc);
+    char *t = render(doc, IOSAGE_REPORT_TEXT, 0);
+    assert_contains(t, "[###################|]");
+    assert_contains(t, "[|...................]");
+    free(t);
+    json_decref(doc);
+}
+
 /* ---- long strings: wrapped in the text view, whole in every view ------------- */
 
 static void test_long_strings(void **state)
@@ -583,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_json_view),
         cmocka_unit_test(test_every_fixture_deterministic),
         cmocka_unit_test(test_tolerant),
+        cmocka_unit_test(test_score_bars_out_of_range),
         cmocka_unit_test(test_long_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
