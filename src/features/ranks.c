@@ -28,8 +28,8 @@ static int64_t active_ranks(const struct fl_table *fl)
 {
     int64_t active = 0;
     for (size_t i = 0; i < fl->n_ranks; i++)
-        active += fl_rank_time(fl, fl->ranks[i].rank) > 0.0 ||
-                  fl_rank_bytes(fl, fl->ranks[i].rank) > 0.0;
+        active += fl->ranks[i].time + fl->rest_time > 0.0 ||
+                  fl->ranks[i].bytes + fl->rest_bytes > 0.0;
     if (fl->rest_time > 0.0 || fl->rest_bytes > 0.0)
         active += fl->nprocs - (int64_t)fl->n_ranks;
     return active;
