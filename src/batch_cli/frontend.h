@@ -55,6 +55,10 @@ void ios_batch_print_help(FILE *out, int mpi);
  * once, when libxgboost is loaded on first use. */
 void ios_batch_one_openmp_thread(void);
 
+/* Keep freed memory in the process for the next logs (glibc's mallopt;
+ * nothing elsewhere): see options.c for the page faults it saves. */
+void ios_batch_reuse_freed_memory(void);
+
 /* --- the output file ------------------------------------------------------ */
 
 /* Where rows go: -o OUT written to a temporary file beside it and renamed

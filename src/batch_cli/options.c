@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "frontend.h"
 #include "ios_args.h"
@@ -21,6 +24,26 @@
 void ios_batch_one_openmp_thread(void)
 {
     setenv("OMP_NUM_THREADS", "1", 0);
+}
+
+/*
+ * A batch frees each group of logs and then allocates the same kinds of
+ * buffers (stored file, inflated regions, records, file table) for the
+ * next. glibc gave the larger ones back to the kernel in between (its
+ * mmap threshold starts at 128 KiB, and the top of the heap is trimmed
+ * beyond twice that), so every log touched fresh pages: a page fault each,
+ * 19 a log on data/bench-runs and a fifth of the CPU time. With blocks up
+ * to 32 MiB served from the heap and up to 64 MiB of freed heap kept, the
+ * pages are reused: 33.7 k -> 6.6 k page faults over the 1,782 logs,
+ * measured with the 4 MiB groups of IOSAGE_BATCH_GROUP_MEMORY. The peak
+ * stays what the largest group needs.
+ */
+void ios_batch_reuse_freed_memory(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 }
 
 void ios_batch_print_help(FILE *out, int mpi)

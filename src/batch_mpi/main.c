@@ -166,6 +166,7 @@ int main(int argc, char **argv)
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc == EXIT_OK) {
         ios_batch_one_openmp_thread();
+        ios_batch_reuse_freed_memory();
         iosage_model *m = open_model(o.model_dir, rank);
         rc = all(m != NULL) ? run(&o, m, rank, n_ranks) : EXIT_BADINPUT;
         iosage_model_free(m);

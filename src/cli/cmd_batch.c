@@ -89,6 +89,7 @@ int cmd_batch(int argc, char **argv)
         return CLI_USAGE;
     iosage_model *m = NULL;
     ios_batch_one_openmp_thread();
+    ios_batch_reuse_freed_memory();
     int rc = cli_open_model(o.model_dir, 1, &m);
     if (rc == CLI_OK)
         rc = cli_open_savings(o.model_dir, m);
