@@ -15,7 +15,6 @@
 
 #include "internal.h"
 #include "ios_common.h"
-#include "ios_file.h"
 
 void iosage_analysis_free(iosage_analysis *a)
 {
@@ -69,9 +68,8 @@ static iosage_status detect(iosage_analysis *a, const char *path,
 {
     double t0 = now();
     size_t len = 0;
-    iosage_status st = ios_read_file(
-        path, (o->read_flags & IOSAGE_READ_REGULAR_ONLY) != 0, &a->bytes, &len,
-        err);
+    iosage_status st =
+        iosage_log_read_file(path, o->read_flags, &a->bytes, &len, err);
     a->seconds.read = now() - t0;
     if (st == IOSAGE_OK)
         st = iosage_log_load_mem(a->bytes, len, path, o->read_flags, &a->log,

@@ -186,7 +186,8 @@ static iosage_status prepare(const char *path, size_t index,
                         "out of memory");
     struct iosage_analyze_options o = {
         .stage = IOSAGE_ANALYZE_FEATURES,
-        .read_flags = IOSAGE_READ_NO_TRACES | IOSAGE_READ_REGULAR_ONLY};
+        .read_flags = IOSAGE_READ_NO_TRACES | IOSAGE_READ_IO_ONLY |
+                      IOSAGE_READ_REGULAR_ONLY};
     iosage_error e;
     iosage_status st = iosage_analyze(path, &o, &p->a, &e);
     if (st == IOSAGE_OK) {

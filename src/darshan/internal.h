@@ -232,6 +232,11 @@ iosage_status ios_header_decode(const uint8_t *data, size_t size,
 /* 1 when region r (len > 0) does not lie inside a file of file_size bytes. */
 int ios_region_past_eof(const struct iosage_region *r, uint64_t file_size);
 
+/* 1 when the read flags leave module id out: the trace regions (DXT_POSIX,
+ * DXT_MPIIO, HEATMAP) with IOSAGE_READ_NO_TRACES, APMPI, APXC and BGQ with
+ * IOSAGE_READ_IO_ONLY. Such a region is neither read nor decoded. */
+int ios_module_left_out(int id, int flags);
+
 /*
  * Decode the decompressed job region data[0..len) of a log with header h
  * into *job (strings and the mount array come from arena).

@@ -394,11 +394,15 @@ static iosage_status read_module(iosage_reader *r, int id, iosage_error *err)
     return read_region(r, codec, m, err);
 }
 
-/* Modules that trace every operation rather than count them. */
-static int is_trace_module(int id)
+/* See internal.h. */
+int ios_module_left_out(int id, int flags)
 {
-    return id == IOSAGE_MOD_DXT_POSIX || id == IOSAGE_MOD_DXT_MPIIO ||
-           id == IOSAGE_MOD_HEATMAP;
+    int trace = id == IOSAGE_MOD_DXT_POSIX || id == IOSAGE_MOD_DXT_MPIIO ||
+                id == IOSAGE_MOD_HEATMAP;
+    int not_io = id == IOSAGE_MOD_APMPI || id == IOSAGE_MOD_APXC ||
+                 id == IOSAGE_MOD_BGQ;
+    return ((flags & IOSAGE_READ_NO_TRACES) && trace) ||
+           ((flags & IOSAGE_READ_IO_ONLY) && not_io);
 }
 
 /* See darshan.h. */
@@ -418,7 +422,7 @@ iosage_status iosage_reader_next_module(iosage_reader *r,
         const struct iosage_region *reg = &r->header.modules[id];
         if (reg->len == 0 && !((r->header.partial_flags >> id) & 1))
             continue;
-        if ((r->flags & IOSAGE_READ_NO_TRACES) && is_trace_module(id))
+        if (ios_module_left_out(id, r->flags))
             continue;
         iosage_status st = read_module(r, id, err);
         if (st != IOSAGE_OK)
@@ -511,8 +515,7 @@ iosage_status iosage_log_load(const char *path, int flags, iosage_log **out,
     *out = NULL;
     uint8_t *buf;
     size_t len;
-    iosage_status st = ios_read_file(
-        path, (flags & IOSAGE_READ_REGULAR_ONLY) != 0, &buf, &len, err);
+    iosage_status st = iosage_log_read_file(path, flags, &buf, &len, err);
     if (st != IOSAGE_OK)
         return st;
     return load(buf, len, buf, path, flags, out, err);

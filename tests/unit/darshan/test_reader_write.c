@@ -30,6 +30,7 @@
 
 #include <cmocka.h>
 
+#include "common/ios_file.h"
 #include "darshan/internal.h"
 #include "iosage/counters.h"
 #include "iosage/darshan.h"
@@ -574,6 +575,163 @@ static void test_write_file(void **state)
     iosage_log_free(log);
 }
 
+/* --- reading a log file without its trace regions -------------------------- */
+
+/* Bytes this process has read through read/pread so far (/proc/self/io),
+ * or -1 where the kernel does not say. */
+static long long bytes_read_so_far(void)
+{
+    FILE *f = fopen("/proc/self/io", "r");
+    long long v = -1;
+    char line[128];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "rchar: %lld", &v) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* The POSIX records of a and b are the same, field for field. */
+static void assert_same_posix(const iosage_log *a, const iosage_log *b)
+{
+    const iosage_module_data *x = &a->modules[IOSAGE_MOD_POSIX];
+    const iosage_module_data *y = &b->modules[IOSAGE_MOD_POSIX];
+    assert_int_equal(x->n_records, y->n_records);
+    for (size_t i = 0; i < x->n_records; i++)
+        assert_true(same_record(&x->records[i], &y->records[i]));
+}
+
+/*
+ * iosage_log_read_file with IOSAGE_READ_NO_TRACES reads the file's size in
+ * bytes but leaves the DXT region unread: the build_log log plus one DXT
+ * record of 60,000 segments (a region of about 1 MB compressed). The log
+ * loaded from those bytes has the same POSIX records as the whole file and
+ * no DXT records; a file cut inside the DXT region loads the same way as
+ * when it is read whole.
+ */
+static void test_read_file_without_traces(void **state)
+{
+    (void)state;
+    iosage_log *log = build_log();
+    iosage_error e;
+    enum { NSEG = 60000 };
+    struct iosage_dxt_segment *segs = calloc(NSEG, sizeof *segs);
+    assert_non_null(segs);
+    uint64_t x = 88172645463325252ULL; /* xorshift: data that does not compress */
+    for (int i = 0; i < NSEG; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        segs[i].offset = (int64_t)(x >> 20);
+        segs[i].length = (int64_t)(x & 0xfffff);
+        segs[i].start_time = (double)(x % 1000003) / 7.0;
+        segs[i].end_time = segs[i].start_time + 0.5;
+    }
+    iosage_record r;
+    memset(&r, 0, sizeof r);
+    r.module = IOSAGE_MOD_DXT_POSIX;
+    r.id = iosage_darshan_hash("/scratch/a", 10);
+    r.rank = 3;
+    snprintf(r.x.dxt.hostname, sizeof r.x.dxt.hostname, "nid00007");
+    r.x.dxt.write_count = NSEG;
+    r.x.dxt.segs = segs;
+    assert_int_equal(iosage_log_add_record(log, &r, &e), IOSAGE_OK);
+    /* an APMPI record, which IOSAGE_READ_IO_ONLY leaves out */
+    r = counter_record(IOSAGE_MOD_APMPI, 12345, 0);
+    int64_t *ap_ctr = calloc((size_t)r.n_counters + 1, sizeof *ap_ctr);
+    double *ap_fctr = calloc((size_t)r.n_fcounters + 1, sizeof *ap_fctr);
+    assert_true(ap_ctr && ap_fctr);
+    r.counters = ap_ctr;
+    r.fcounters = ap_fctr;
+    snprintf(r.x.apmpi.node_name, sizeof r.x.apmpi.node_name, "nid00007");
+    assert_int_equal(iosage_log_add_record(log, &r, &e), IOSAGE_OK);
+    free(ap_ctr);
+    free(ap_fctr);
+
+    char *dir = tu_mkdtemp();
+    assert_non_null(dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/dxt.darshan", dir);
+    assert_int_equal(iosage_log_write(log, path, &e), IOSAGE_OK);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+
+    iosage_log *whole = NULL;
+    assert_int_equal(iosage_log_load(path, 0, &whole, &e), IOSAGE_OK);
+    uint64_t dxt_len = whole->header.modules[IOSAGE_MOD_DXT_POSIX].len;
+    assert_true(dxt_len > 512 * 1024);
+
+    long long before = bytes_read_so_far();
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(iosage_log_read_file(path, IOSAGE_READ_NO_TRACES, &buf,
+                                          &len, &e), IOSAGE_OK);
+    long long after = bytes_read_so_far();
+    assert_int_equal(len, (size_t)st.st_size);
+    if (before >= 0 && after >= 0) /* the DXT region was not read */
+        assert_true(after - before <= (long long)(len - dxt_len) + 64 * 1024);
+    iosage_log *lean = NULL;
+    assert_int_equal(iosage_log_load_mem(buf, len, path, IOSAGE_READ_NO_TRACES,
+                                         &lean, &e), IOSAGE_OK);
+    assert_same_posix(whole, lean);
+    assert_int_equal(lean->modules[IOSAGE_MOD_DXT_POSIX].n_records, 0);
+    assert_int_equal(lean->modules[IOSAGE_MOD_APMPI].n_records, 1);
+    iosage_log_free(lean);
+    lean = NULL;
+    assert_int_equal(iosage_log_load_mem(buf, len, path,
+                                         IOSAGE_READ_NO_TRACES | IOSAGE_READ_IO_ONLY,
+                                         &lean, &e), IOSAGE_OK);
+    assert_same_posix(whole, lean);
+    assert_int_equal(lean->modules[IOSAGE_MOD_APMPI].n_records, 0);
+    assert_int_equal(whole->modules[IOSAGE_MOD_APMPI].n_records, 1);
+    /* build_log's DXT record and this one */
+    assert_int_equal(whole->modules[IOSAGE_MOD_DXT_POSIX].n_records, 2);
+    iosage_log_free(lean);
+    free(buf);
+
+    /* cut in the middle of the DXT region: the sparse read and the whole
+     * read give the same log (the region is not looked at either way) */
+    uint64_t cut = whole->header.modules[IOSAGE_MOD_DXT_POSIX].off + dxt_len / 2;
+    assert_int_equal(truncate(path, (off_t)cut), 0);
+    iosage_log *a = NULL, *b = NULL;
+    assert_int_equal(iosage_log_read_file(path, IOSAGE_READ_NO_TRACES, &buf,
+                                          &len, &e), IOSAGE_OK);
+    assert_int_equal(len, (size_t)cut);
+    assert_int_equal(iosage_log_load_mem(buf, len, path, IOSAGE_READ_NO_TRACES,
+                                         &a, &e), IOSAGE_OK);
+    free(buf);
+    assert_int_equal(ios_read_file(path, 0, &buf, &len, &e), IOSAGE_OK);
+    assert_int_equal(iosage_log_load_mem(buf, len, path, IOSAGE_READ_NO_TRACES,
+                                         &b, &e), IOSAGE_OK);
+    free(buf);
+    assert_same_posix(a, b);
+    for (int m = 0; m < IOSAGE_MAX_MODULES; m++)
+        assert_int_equal(a->modules[m].status, b->modules[m].status);
+    iosage_log_free(a);
+    iosage_log_free(b);
+
+    /* a file that is not a log: the same error as reading it whole */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 300 * 1024; i++)
+        fputc('x', f);
+    fclose(f);
+    iosage_error e2;
+    iosage_log *bad = NULL;
+    assert_int_not_equal(iosage_log_load(path, IOSAGE_READ_NO_TRACES, &bad, &e),
+                         IOSAGE_OK);
+    assert_int_not_equal(iosage_log_load(path, 0, &bad, &e2), IOSAGE_OK);
+    assert_int_equal(e.code, e2.code);
+    assert_string_equal(e.msg, e2.msg);
+    assert_null(bad);
+
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+    free(segs);
+    iosage_log_free(whole);
+    iosage_log_free(log);
+}
+
 /* --- every shared log ------------------------------------------------------------- */
 
 /* Load a shared log with default flags, or NULL if it cannot be opened. */
@@ -783,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_empty_log),
         cmocka_unit_test(test_build_errors),
         cmocka_unit_test(test_write_file),
+        cmocka_unit_test(test_read_file_without_traces),
         cmocka_unit_test(test_roundtrip_shared),
         cmocka_unit_test(test_bzip2_logs),
         cmocka_unit_test(test_uncompressed_logs),
