@@ -237,6 +237,14 @@ int ios_region_past_eof(const struct iosage_region *r, uint64_t file_size);
  * IOSAGE_READ_IO_ONLY. Such a region is neither read nor decoded. */
 int ios_module_left_out(int id, int flags);
 
+/* iosage_log_read_file with its size threshold: files of at least
+ * sparse_min bytes are read without the regions flags leave out (the
+ * library uses 256 KiB; the tests use 0, so that small damaged logs take
+ * that path too). */
+iosage_status ios_log_read_file_from(const char *path, int flags,
+                                     uint64_t sparse_min, uint8_t **out,
+                                     size_t *len, iosage_error *err);
+
 /*
  * Decode the decompressed job region data[0..len) of a log with header h
  * into *job (strings and the mount array come from arena).

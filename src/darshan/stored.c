@@ -131,20 +131,18 @@ static int read_sparse(int fd, uint64_t size, int flags, const char *path,
     return 0;
 }
 
-/* See darshan.h. */
-iosage_status iosage_log_read_file(const char *path, int flags, uint8_t **out,
-                                   size_t *len, iosage_error *err)
+/* See internal.h. */
+iosage_status ios_log_read_file_from(const char *path, int flags,
+                                     uint64_t sparse_min, uint8_t **out,
+                                     size_t *len, iosage_error *err)
 {
-    if (!path || !out || !len)
-        return ios_fail(err, IOSAGE_E_USAGE, path, "", -1,
-                        "iosage_log_read_file: NULL path or result");
     int regular_only = (flags & IOSAGE_READ_REGULAR_ONLY) != 0;
     if (!(flags & (IOSAGE_READ_NO_TRACES | IOSAGE_READ_IO_ONLY)))
         return ios_read_file(path, regular_only, out, len, err);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size >= SPARSE_MIN_BYTES && (uint64_t)st.st_size < SIZE_MAX &&
+        (uint64_t)st.st_size >= sparse_min && (uint64_t)st.st_size < SIZE_MAX &&
         read_sparse(fd, (uint64_t)st.st_size, flags, path, out) == 0) {
         close(fd);
         *len = (size_t)st.st_size;
@@ -154,4 +152,14 @@ iosage_status iosage_log_read_file(const char *path, int flags, uint8_t **out,
         close(fd);
     /* the whole file, with ios_read_file's errors */
     return ios_read_file(path, regular_only, out, len, err);
+}
+
+/* See darshan.h. */
+iosage_status iosage_log_read_file(const char *path, int flags, uint8_t **out,
+                                   size_t *len, iosage_error *err)
+{
+    if (!path || !out || !len)
+        return ios_fail(err, IOSAGE_E_USAGE, path, "", -1,
+                        "iosage_log_read_file: NULL path or result");
+    return ios_log_read_file_from(path, flags, SPARSE_MIN_BYTES, out, len, err);
 }
