@@ -29,9 +29,16 @@ typedef struct block {
     _Alignas(8) unsigned char data[];
 } block;
 
+/* A malloc'd buffer handed to the arena (ios_arena_adopt). */
+typedef struct adopted {
+    struct adopted *next;
+    void *p;
+} adopted;
+
 struct ios_arena {
-    block *head;  /* newest block, allocations come from here */
-    block *first; /* oldest block, kept by reset */
+    block *head;     /* newest block, allocations come from here */
+    block *first;    /* oldest block, kept by reset */
+    adopted *owned;  /* buffers to free with the blocks (nodes in blocks) */
 };
 
 /* A new empty block of at least size usable bytes, or NULL. zeroed: with
@@ -124,9 +131,33 @@ char *ios_arena_strdup(ios_arena *a, const char *s)
     return p;
 }
 
+/* Hand p (malloc'd) to the arena: it is freed at the next reset or at
+ * destroy. 0, or -1 on no memory (p is then freed at once). */
+int ios_arena_adopt(ios_arena *a, void *p)
+{
+    adopted *n = carve(a, sizeof *n, 0);
+    if (!n) {
+        free(p);
+        return -1;
+    }
+    n->p = p;
+    n->next = a->owned;
+    a->owned = n;
+    return 0;
+}
+
+/* Free the adopted buffers (their nodes live in the blocks). */
+static void free_adopted(ios_arena *a)
+{
+    for (adopted *n = a->owned; n; n = n->next)
+        free(n->p);
+    a->owned = NULL;
+}
+
 /* Free every allocation. The first block stays for reuse. */
 void ios_arena_reset(ios_arena *a)
 {
+    free_adopted(a);
     block *b = a->head;
     while (b) {
         block *next = b->next;
@@ -144,6 +175,7 @@ void ios_arena_destroy(ios_arena *a)
 {
     if (!a)
         return;
+    free_adopted(a);
     block *b = a->head;
     while (b) {
         block *next = b->next;

@@ -115,6 +115,12 @@ typedef struct ios_mod_ctx {
     /* LUSTRE compat emulation of the reference scratch buffer (lazily
      * allocated, IOS_LUSTRE_SCRATCH bytes, freed by the reader) */
     uint8_t *lustre_scratch;
+    /* The decompressed region is the reader's own writable buffer, which
+     * the records may point into instead of copying their counters
+     * (ios_fixed_in_place); a codec that does so sets data_used, and the
+     * reader then keeps the buffer as long as the records. */
+    int data_is_ours;
+    int data_used;
 } ios_mod_ctx;
 
 /* Decoder results besides iosage_status values. */

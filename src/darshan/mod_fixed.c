@@ -2,6 +2,8 @@
  * src/darshan/mod_fixed.c - helpers for the fixed-layout module codecs
  * (contract in mod_fixed.h).
  */
+#include <stdint.h>
+
 #include "mod_fixed.h"
 
 size_t ios_fixed_size_or_fail(const ios_cursor *c, const ios_mod_ctx *ctx,
@@ -34,6 +36,22 @@ int ios_fixed_alloc(iosage_record *rec, int n_int, int n_dbl,
     rec->n_counters = n_int;
     rec->n_fcounters = n_dbl;
     return IOSAGE_OK;
+}
+
+int ios_fixed_in_place(const uint8_t *p, int n_int, int n_dbl,
+                       ios_mod_ctx *ctx, iosage_record *rec)
+{
+    const uint8_t *ip = p + IOS_BASE_SIZE;
+    if (!ctx->data_is_ours || ctx->swap || (uintptr_t)ip % 8 != 0)
+        return 0;
+    /* the cursor's bytes are const to the codecs, but this buffer is the
+     * reader's own (data_is_ours): the records may own them */
+    rec->counters = (int64_t *)(uintptr_t)ip;
+    rec->fcounters = (double *)(uintptr_t)(ip + 8 * (size_t)n_int);
+    rec->n_counters = n_int;
+    rec->n_fcounters = n_dbl;
+    ctx->data_used = 1;
+    return 1;
 }
 
 void ios_fixed_base(const uint8_t *p, int swap, iosage_record *rec)

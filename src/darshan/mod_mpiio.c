@@ -28,15 +28,20 @@ int ios_mpiio_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
         return IOSAGE_E_UNSUPPORTED;
     if (ios_cur_left(c) < size)
         return IOS_DECODE_SHORT;
+    const uint8_t *p = c->p + c->pos;
+    const uint8_t *dp = p + IOS_BASE_SIZE + 8 * IOSAGE_MPIIO_NUM_COUNTERS;
+    ios_fixed_base(p, ctx->swap, rec);
+    if (ctx->version == 3 &&
+        ios_fixed_in_place(p, IOSAGE_MPIIO_NUM_COUNTERS,
+                           IOSAGE_MPIIO_NUM_FCOUNTERS, ctx, rec)) {
+        c->pos += size;
+        return IOSAGE_OK;
+    }
     int rc = ios_fixed_alloc(rec, IOSAGE_MPIIO_NUM_COUNTERS,
                              IOSAGE_MPIIO_NUM_FCOUNTERS, arena, c, ctx,
                              WHERE, err);
     if (rc != IOSAGE_OK)
         return rc;
-
-    const uint8_t *p = c->p + c->pos;
-    const uint8_t *dp = p + IOS_BASE_SIZE + 8 * IOSAGE_MPIIO_NUM_COUNTERS;
-    ios_fixed_base(p, ctx->swap, rec);
     ios_fixed_load_i64s(p + IOS_BASE_SIZE, ctx->swap, rec->counters,
                         IOSAGE_MPIIO_NUM_COUNTERS);
     if (ctx->version == 3) {

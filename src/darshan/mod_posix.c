@@ -128,13 +128,18 @@ int ios_posix_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
         c->pos += size;
         return IOS_DECODE_DROP;
     }
+    ios_fixed_base(p, ctx->swap, rec);
+    if (ctx->version == 4 &&
+        ios_fixed_in_place(p, IOSAGE_POSIX_NUM_COUNTERS,
+                           IOSAGE_POSIX_NUM_FCOUNTERS, ctx, rec)) {
+        c->pos += size;
+        return IOSAGE_OK;
+    }
     int rc = ios_fixed_alloc(rec, IOSAGE_POSIX_NUM_COUNTERS,
                              IOSAGE_POSIX_NUM_FCOUNTERS, arena, c, ctx,
                              WHERE, err);
     if (rc != IOSAGE_OK)
         return rc;
-
-    ios_fixed_base(p, ctx->swap, rec);
     if (ctx->version == 4) {
         const uint8_t *ip = p + IOS_BASE_SIZE;
         ios_fixed_load_i64s(ip, ctx->swap, rec->counters,

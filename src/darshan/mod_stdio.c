@@ -26,16 +26,21 @@ int ios_stdio_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
         return IOSAGE_E_UNSUPPORTED;
     if (ios_cur_left(c) < size)
         return IOS_DECODE_SHORT;
+    const uint8_t *p = c->p + c->pos;
+    const uint8_t *ip = p + IOS_BASE_SIZE;
+    int n_int = ctx->version == 1 ? 13 : 14;
+    ios_fixed_base(p, ctx->swap, rec);
+    if (ctx->version == 2 &&
+        ios_fixed_in_place(p, IOSAGE_STDIO_NUM_COUNTERS,
+                           IOSAGE_STDIO_NUM_FCOUNTERS, ctx, rec)) {
+        c->pos += size;
+        return IOSAGE_OK;
+    }
     int rc = ios_fixed_alloc(rec, IOSAGE_STDIO_NUM_COUNTERS,
                              IOSAGE_STDIO_NUM_FCOUNTERS, arena, c, ctx,
                              WHERE, err);
     if (rc != IOSAGE_OK)
         return rc;
-
-    const uint8_t *p = c->p + c->pos;
-    const uint8_t *ip = p + IOS_BASE_SIZE;
-    int n_int = ctx->version == 1 ? 13 : 14;
-    ios_fixed_base(p, ctx->swap, rec);
     if (ctx->version == 1) {
         /* OPENS, then FDOPENS = -1, then READS .. SLOWEST_RANK_BYTES */
         rec->counters[IOSAGE_STDIO_OPENS] = ios_load_i64(ip, ctx->swap);

@@ -250,15 +250,18 @@ static int grow_records(iosage_reader *r, size_t n)
 /*
  * Cut data[0..len) into records with codec. Stops at the end of the data,
  * at a short tail (trailing_bytes) or at a decode error (module status).
- * Fails only on no memory.
+ * Fails only on no memory. data is the caller's malloc'd buffer: *data_used
+ * is set when records point into it (the caller must then keep it).
  */
 static iosage_status decode_records(iosage_reader *r,
                                     const ios_module_codec *codec,
                                     iosage_module_data *m, const uint8_t *data,
-                                    size_t len, iosage_error *err)
+                                    size_t len, int *data_used,
+                                    iosage_error *err)
 {
     ios_mod_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
+    ctx.data_is_ours = 1;
     ctx.module = m->id;
     ctx.version = m->version;
     ctx.swap = r->header.big_endian;
@@ -310,6 +313,7 @@ static iosage_status decode_records(iosage_reader *r,
     free(ctx.lustre_scratch);
     m->n_records = n;
     m->records = n ? r->recs : NULL;
+    *data_used = ctx.data_used;
     return st;
 }
 
@@ -364,9 +368,22 @@ static iosage_status read_region(iosage_reader *r,
     }
     m->data_len = len;
     st = IOSAGE_OK;
+    int data_used = 0;
     if (len > 0)
-        st = decode_records(r, codec, m, data, len, err);
-    free(data);
+        st = decode_records(r, codec, m, data, len, &data_used, err);
+    if (!data_used) {
+        free(data);
+        return st;
+    }
+    /* records point into data: it lives as long as they do, in the arena
+     * their other arrays come from (not shrunk with realloc, which could
+     * move it; its unused tail is never touched) */
+    if (ios_arena_adopt(r->arena, data) != 0) {
+        m->n_records = 0;
+        m->records = NULL;
+        return ios_fail(err, IOSAGE_E_NOMEM, r->path, m->name, -1,
+                        "out of memory");
+    }
     return st;
 }
 
