@@ -70,7 +70,10 @@ static int label_one(const char *path, int verbose)
 {
     iosage_error err;
     iosage_log *log = NULL;
-    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, &err);
+    /* the criteria read counters only: the trace and AutoPerf regions are
+     * left unread (large DXT logs: most of the file) */
+    iosage_status st = iosage_log_load(
+        path, IOSAGE_READ_NO_TRACES | IOSAGE_READ_IO_ONLY, &log, &err);
     if (st != IOSAGE_OK) {
         cli_print_error(&err);
         return cli_exit_for(st);

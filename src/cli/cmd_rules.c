@@ -63,7 +63,9 @@ static int rules_one(const char *path)
 {
     iosage_error err;
     iosage_log *log = NULL;
-    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, &err);
+    /* counters only: the trace and AutoPerf regions are left unread */
+    iosage_status st = iosage_log_load(
+        path, IOSAGE_READ_NO_TRACES | IOSAGE_READ_IO_ONLY, &log, &err);
     if (st != IOSAGE_OK) {
         print_error_line(path, &err);
         cli_print_error(&err);

@@ -15,7 +15,9 @@ static iosage_status rules_of(const char *path, uint32_t *bits,
                               iosage_error *err)
 {
     iosage_log *log = NULL;
-    iosage_status st = iosage_log_load(path, IOSAGE_READ_DEFAULT, &log, err);
+    /* counters only: the trace and AutoPerf regions are left unread */
+    iosage_status st = iosage_log_load(
+        path, IOSAGE_READ_NO_TRACES | IOSAGE_READ_IO_ONLY, &log, err);
     struct iosage_rule_result r;
     if (st == IOSAGE_OK && (st = iosage_rules_eval(log, NULL, &r)) != IOSAGE_OK)
         ios_fail(err, st, path, "rules", -1, "could not apply the rules");
