@@ -99,7 +99,10 @@ static int parse_detect_args(int argc, char **argv, struct detect_args *a,
 static iosage_status detect_one(const iosage_model *m, const char *path,
                                 int shap)
 {
-    struct iosage_analyze_options o = {.stage = IOSAGE_ANALYZE_FEATURES};
+    /* features only: the trace and AutoPerf regions are left unread */
+    struct iosage_analyze_options o = {
+        .stage = IOSAGE_ANALYZE_FEATURES,
+        .read_flags = IOSAGE_READ_NO_TRACES | IOSAGE_READ_IO_ONLY};
     iosage_error err;
     iosage_analysis *an = NULL;
     iosage_status st = iosage_analyze(path, &o, &an, &err);
