@@ -38,10 +38,10 @@ int ios_fixed_alloc(iosage_record *rec, int n_int, int n_dbl,
     return IOSAGE_OK;
 }
 
-int ios_fixed_in_place(const uint8_t *p, int n_int, int n_dbl,
+int ios_fixed_in_place(ios_cursor *c, size_t size, int n_int, int n_dbl,
                        ios_mod_ctx *ctx, iosage_record *rec)
 {
-    const uint8_t *ip = p + IOS_BASE_SIZE;
+    const uint8_t *ip = c->p + c->pos + IOS_BASE_SIZE;
     if (!ctx->data_is_ours || ctx->swap || (uintptr_t)ip % 8 != 0)
         return 0;
     /* the cursor's bytes are const to the codecs, but this buffer is the
@@ -51,6 +51,7 @@ int ios_fixed_in_place(const uint8_t *p, int n_int, int n_dbl,
     rec->n_counters = n_int;
     rec->n_fcounters = n_dbl;
     ctx->data_used = 1;
+    c->pos += size;
     return 1;
 }
 

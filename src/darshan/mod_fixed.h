@@ -10,7 +10,7 @@
  *      version it does not know;
  *   2. ios_cur_left() < size -> IOS_DECODE_SHORT, nothing consumed;
  *   3. for a record of the newest version, ios_fixed_in_place() may point
- *      rec at the stored arrays (then done but for c->pos); otherwise
+ *      rec at the stored arrays (and then the record is done); otherwise
  *      ios_fixed_alloc() gives rec the arrays of the newest layout;
  *   4. ios_fixed_base() and ios_fixed_load_*() read the stored fields,
  *      then the codec moves them into the newest order;
@@ -42,13 +42,14 @@ int ios_fixed_alloc(iosage_record *rec, int n_int, int n_dbl,
                     const ios_mod_ctx *ctx, const char *where,
                     iosage_error *err);
 
-/* The newest layout stored in the host's byte order: point rec's arrays at
- * the int64[n_int] and double[n_dbl] that follow the base record at p
- * instead of copying them, when ctx->data_is_ours allows it and they are
- * 8-byte aligned. 1 when done (ctx->data_used set), else 0: then
+/* A record of size bytes at the cursor, of the newest layout in the host's
+ * byte order: point rec's arrays at the int64[n_int] and double[n_dbl]
+ * that follow its base record instead of copying them, when
+ * ctx->data_is_ours allows it and they are 8-byte aligned. 1 when done
+ * (cursor moved past the record, ctx->data_used set), else 0: then
  * ios_fixed_alloc and the loads as usual. The counters of a large log are
  * most of its memory; copying them doubled it (and the page faults). */
-int ios_fixed_in_place(const uint8_t *p, int n_int, int n_dbl,
+int ios_fixed_in_place(ios_cursor *c, size_t size, int n_int, int n_dbl,
                        ios_mod_ctx *ctx, iosage_record *rec);
 
 /* Read id and rank at p (the record's first byte). */

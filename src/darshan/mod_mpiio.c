@@ -32,11 +32,9 @@ int ios_mpiio_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
     const uint8_t *dp = p + IOS_BASE_SIZE + 8 * IOSAGE_MPIIO_NUM_COUNTERS;
     ios_fixed_base(p, ctx->swap, rec);
     if (ctx->version == 3 &&
-        ios_fixed_in_place(p, IOSAGE_MPIIO_NUM_COUNTERS,
-                           IOSAGE_MPIIO_NUM_FCOUNTERS, ctx, rec)) {
-        c->pos += size;
+        ios_fixed_in_place(c, size, IOSAGE_MPIIO_NUM_COUNTERS,
+                           IOSAGE_MPIIO_NUM_FCOUNTERS, ctx, rec))
         return IOSAGE_OK;
-    }
     int rc = ios_fixed_alloc(rec, IOSAGE_MPIIO_NUM_COUNTERS,
                              IOSAGE_MPIIO_NUM_FCOUNTERS, arena, c, ctx,
                              WHERE, err);

@@ -130,11 +130,9 @@ int ios_posix_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
     }
     ios_fixed_base(p, ctx->swap, rec);
     if (ctx->version == 4 &&
-        ios_fixed_in_place(p, IOSAGE_POSIX_NUM_COUNTERS,
-                           IOSAGE_POSIX_NUM_FCOUNTERS, ctx, rec)) {
-        c->pos += size;
+        ios_fixed_in_place(c, size, IOSAGE_POSIX_NUM_COUNTERS,
+                           IOSAGE_POSIX_NUM_FCOUNTERS, ctx, rec))
         return IOSAGE_OK;
-    }
     int rc = ios_fixed_alloc(rec, IOSAGE_POSIX_NUM_COUNTERS,
                              IOSAGE_POSIX_NUM_FCOUNTERS, arena, c, ctx,
                              WHERE, err);

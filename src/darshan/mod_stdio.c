@@ -31,11 +31,9 @@ int ios_stdio_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
     int n_int = ctx->version == 1 ? 13 : 14;
     ios_fixed_base(p, ctx->swap, rec);
     if (ctx->version == 2 &&
-        ios_fixed_in_place(p, IOSAGE_STDIO_NUM_COUNTERS,
-                           IOSAGE_STDIO_NUM_FCOUNTERS, ctx, rec)) {
-        c->pos += size;
+        ios_fixed_in_place(c, size, IOSAGE_STDIO_NUM_COUNTERS,
+                           IOSAGE_STDIO_NUM_FCOUNTERS, ctx, rec))
         return IOSAGE_OK;
-    }
     int rc = ios_fixed_alloc(rec, IOSAGE_STDIO_NUM_COUNTERS,
                              IOSAGE_STDIO_NUM_FCOUNTERS, arena, c, ctx,
                              WHERE, err);
