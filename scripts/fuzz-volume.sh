@@ -8,9 +8,11 @@
 # executions of this run, running total over every run recorded there,
 # executions a second, crashes. Seeds are the committed corpora, which our
 # own writer and fuzzers made (FUZZ_SHARED_SEEDS=1 adds the shared logs and
-# then merges nothing back). A crash is left in build-fuzz-vol/crashes-
-# <target>/ and the script exits 1: turn it into a named file of
-# tests/fuzz/regressions/ (replayed by ctest fuzz_replay) and fix it.
+# then merges nothing back). FUZZ_PROCS=N runs N processes of each target
+# side by side (executions and rates are their sums). A crash is left in
+# build-fuzz-vol/crashes-<target>/ and the script exits 1: turn it into a
+# named file of tests/fuzz/regressions/ (replayed by ctest fuzz_replay) and
+# fix it.
 #
 # Builds (clang, Release): build-fuzz-vol with AddressSanitizer and UBSan for
 # every target but reader_fast, build-fuzz-fast with AddressSanitizer only
@@ -45,9 +47,19 @@ for t in "${targets[@]}"; do
     *) echo "fuzz-volume: unknown target $t" >&2; exit 2 ;;
   esac
   build "$dir" "$san" "fuzz_$t" fuzz_mkseeds
-  work=$dir/work-$t crashes=$dir/crashes-$t
-  rm -rf "$work" && mkdir -p "$work" "$crashes" "$committed"
-  cp "$committed"/* "$work"/ 2>/dev/null || true
+  # FUZZ_PROCS=N runs N fuzzer processes side by side (one per core), each
+  # in its own work directory seeded from the committed corpus, with its own
+  # log; their executions are added up and their corpora merged together.
+  procs=${FUZZ_PROCS:-1}
+  crashes=$dir/crashes-$t
+  works=()
+  for ((p = 0; p < procs; p++)); do
+    work=$dir/work-$t-$p
+    rm -rf "$work" && mkdir -p "$work"
+    cp "$committed"/* "$work"/ 2>/dev/null || true
+    works+=("$work")
+  done
+  mkdir -p "$crashes" "$committed"
   extra=()
   if [ "$t" = reader ] || [ "$t" = reader_fast ]; then
     extra=(-dict=tests/fuzz/darshan.dict)
@@ -65,18 +77,25 @@ for t in "${targets[@]}"; do
   merge=1
   if [ "${FUZZ_SHARED_SEEDS:-0}" = 1 ] && [ "$t" != config ] &&
      [ "$t" != reply ] && [ "$t" != report ] && [ -d ../shared/darshan-logs ]; then
-    find ../shared/darshan-logs -maxdepth 1 -name '*.darshan' -size -48k -print0 |
-      xargs -0 "$dir"/tests/fuzz_mkseeds "$work" >/dev/null
+    for work in "${works[@]}"; do
+      find ../shared/darshan-logs -maxdepth 1 -name '*.darshan' -size -48k -print0 |
+        xargs -0 "$dir"/tests/fuzz_mkseeds "$work" >/dev/null
+    done
     merge=0
   fi
   before=$(ls "$crashes" | wc -l)
-  log=$dir/fuzz-$t.log
-  IOSAGE_MAX_REGION_BYTES=$cap ASAN_OPTIONS=detect_leaks=1 \
-    nice -n "$nice" "$dir/tests/fuzz_$t" -max_total_time="$secs" -max_len=65536 \
-    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "${extra[@]}" \
-    -artifact_prefix="$crashes"/ "$work" >"$log" 2>&1 || true
-  execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
-  rate=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
+  logs=()
+  for ((p = 0; p < procs; p++)); do
+    log=$dir/fuzz-$t-$p.log
+    logs+=("$log")
+    IOSAGE_MAX_REGION_BYTES=$cap ASAN_OPTIONS=detect_leaks=1 \
+      nice -n "$nice" "$dir/tests/fuzz_$t" -max_total_time="$secs" -max_len=65536 \
+      -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -seed=$((RANDOM * 32768 + RANDOM + p)) \
+      "${extra[@]}" -artifact_prefix="$crashes"/ "${works[$p]}" >"$log" 2>&1 &
+  done
+  wait || true
+  execs=$(awk '/stat::number_of_executed_units/ { s += $2 } END { print s + 0 }' "${logs[@]}")
+  rate=$(awk '/stat::average_exec_per_sec/ { s += $2 } END { print s + 0 }' "${logs[@]}")
   found=$(( $(ls "$crashes" | wc -l) - before ))
   # minimize: the committed corpus and this run's into a fresh directory
   # (inputs of at most 16 KiB, so that the committed corpora stay small)
@@ -84,7 +103,7 @@ for t in "${targets[@]}"; do
   rm -rf "$merged" && mkdir -p "$merged"
   if [ "$merge" = 1 ]; then
     IOSAGE_MAX_REGION_BYTES=$cap "$dir/tests/fuzz_$t" -merge=1 -max_len=16384 \
-      -timeout=10 -rss_limit_mb=2048 "$merged" "$committed" "$work" >"$dir/merge-$t.log" 2>&1 || true
+      -timeout=10 -rss_limit_mb=2048 "$merged" "$committed" "${works[@]}" >"$dir/merge-$t.log" 2>&1 || true
   fi
   if [ "$(ls "$merged" | wc -l)" -gt 0 ]; then
     rm -f "$committed"/*

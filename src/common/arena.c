@@ -13,14 +13,22 @@
  * zeroed as it is handed out, so a process that uses little of a block (a
  * small log) does not pay for clearing all of it, and reset has nothing to
  * clear. A large request's own block comes zeroed from calloc.
+ *
+ * Shared blocks double in size, from 64 KiB to 8 MiB: a small log takes
+ * one or two, a log of 10^5 files a handful rather than a thousand.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ios_arena.h"
+#include "ios_bigmem.h"
 
 #define BLOCK_DEFAULT (64 * 1024)
+/* Shared blocks double from BLOCK_DEFAULT up to this: a log of 10^5 files
+ * takes tens of megabytes of small requests, and blocks of megabytes mean
+ * few mallocs and memory backed by huge pages (ios_bigmem.h). */
+#define BLOCK_MAX ((size_t)8 << 20)
 
 typedef struct block {
     struct block *next; /* older block */
@@ -39,6 +47,7 @@ struct ios_arena {
     block *head;     /* newest block, allocations come from here */
     block *first;    /* oldest block, kept by reset */
     adopted *owned;  /* buffers to free with the blocks (nodes in blocks) */
+    size_t next_size; /* size of the next shared block */
 };
 
 /* A new empty block of at least size usable bytes, or NULL. zeroed: with
@@ -48,8 +57,8 @@ static block *block_new(size_t size, int zeroed)
 {
     if (size > SIZE_MAX - sizeof(block))
         return NULL;
-    block *b = zeroed ? calloc(1, sizeof(block) + size)
-                      : malloc(sizeof(block) + size);
+    block *b = zeroed ? ios_big_calloc(1, sizeof(block) + size)
+                      : ios_big_malloc(sizeof(block) + size);
     if (b) {
         b->next = NULL;
         b->size = size;
@@ -69,6 +78,7 @@ ios_arena *ios_arena_create(void)
         free(a);
         return NULL;
     }
+    a->next_size = 2 * BLOCK_DEFAULT;
     return a;
 }
 
@@ -94,11 +104,13 @@ static void *carve(ios_arena *a, size_t size, int zero)
         return b->data;
     }
     if (b->size - b->used < need) {
-        b = block_new(BLOCK_DEFAULT, 0);
+        b = block_new(a->next_size, 0);
         if (!b)
             return NULL;
         b->next = a->head;
         a->head = b;
+        if (a->next_size < BLOCK_MAX)
+            a->next_size *= 2;
     }
     void *p = b->data + b->used;
     b->used += need;
@@ -168,6 +180,7 @@ void ios_arena_reset(ios_arena *a)
     a->first->used = 0;
     a->first->next = NULL;
     a->head = a->first;
+    a->next_size = 2 * BLOCK_DEFAULT;
 }
 
 /* Free the arena and everything allocated from it. Accepts NULL. */

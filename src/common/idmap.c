@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 
+#include "ios_bigmem.h"
 #include "ios_idmap.h"
 
 uint64_t ios_idmap_hash(uint64_t id)
@@ -38,8 +39,8 @@ static int grow(ios_idmap *m)
 {
     ios_idmap g = {0};
     g.cap = m->cap ? m->cap * 2 : 64;
-    g.keys = malloc(g.cap * sizeof *g.keys);
-    g.vals = calloc(g.cap, sizeof *g.vals);
+    g.keys = ios_big_malloc(g.cap * sizeof *g.keys);
+    g.vals = ios_big_calloc(g.cap, sizeof *g.vals);
     if (!g.keys || !g.vals) {
         ios_idmap_free(&g);
         return -1;

@@ -6,6 +6,8 @@
  *   ios_file.h     read a whole file                          (file.c)
  *   ios_text.h     UTF-8 checks, a growable string            (text.c)
  *   ios_arena.h    many small allocations freed together      (arena.c)
+ *   ios_bigmem.h   malloc/calloc/realloc of megabytes on huge pages
+ *                                                             (bigmem.c)
  *   ios_buf.h      growable byte buffer, little-endian appends (buf.c)
  *   ios_idmap.h    64-bit id -> index map                     (idmap.c)
  *   ios_numfmt.h   numbers for people (three output styles)   (numfmt.c)
@@ -24,6 +26,7 @@
 #define IOS_COMMON_H
 
 #include "ios_arena.h"
+#include "ios_bigmem.h"
 #include "ios_buf.h"
 #include "ios_error.h"
 #include "ios_file.h"

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "ios_bigmem.h"
 
 struct iosage_reader {
     char path[256];              /* name used in error messages */
@@ -239,7 +240,7 @@ static int grow_records(iosage_reader *r, size_t n)
     size_t cap = r->rec_cap ? r->rec_cap * 2 : 64;
     if (cap > SIZE_MAX / sizeof *r->recs)
         return -1;
-    iosage_record *p = realloc(r->recs, cap * sizeof *p);
+    iosage_record *p = ios_big_realloc(r->recs, cap * sizeof *p);
     if (!p)
         return -1;
     r->recs = p;

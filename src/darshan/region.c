@@ -31,6 +31,7 @@
 #endif
 
 #include "internal.h"
+#include "ios_bigmem.h"
 
 #define CHUNK_IN ((size_t)1 << 30) /* zlib/bzip2 take unsigned int counts */
 
@@ -58,7 +59,7 @@ static int out_grow(outbuf *o, size_t src_len)
     size_t cap = o->cap ? o->cap * 2 : (src_len < 4096 ? 16384 : src_len * 4);
     if (cap < o->cap || cap > o->limit)
         cap = o->limit;
-    uint8_t *p = realloc(o->p, cap);
+    uint8_t *p = ios_big_realloc(o->p, cap);
     if (!p)
         return -1;
     o->p = p;
@@ -86,7 +87,7 @@ static iosage_status fail_nomem(const region_ctx *rc, iosage_error *err)
 /* Resize o to cap bytes; 0, or -1 on no memory (o unchanged). */
 static int set_cap(outbuf *o, size_t cap)
 {
-    uint8_t *p = realloc(o->p, cap);
+    uint8_t *p = ios_big_realloc(o->p, cap);
     if (!p)
         return -1;
     o->p = p;

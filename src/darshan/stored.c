@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "ios_bigmem.h"
 #include "ios_file.h"
 
 /* Files under this size are read whole: one read is cheaper than working
@@ -106,7 +107,7 @@ static int needed_ranges(const struct iosage_header *h, int flags,
 static int read_sparse(int fd, uint64_t size, int flags, const char *path,
                        uint8_t **out)
 {
-    uint8_t *buf = malloc((size_t)size + 1);
+    uint8_t *buf = ios_big_malloc((size_t)size + 1);
     if (!buf)
         return -1;
     size_t head = size < HEADER_MAX ? (size_t)size : HEADER_MAX;

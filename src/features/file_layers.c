@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "iosage/counters.h"
+#include "ios_bigmem.h"
 #include "ios_features.h"
 #include "ios_file_layers.h"
 
@@ -299,7 +300,7 @@ static int64_t file_index(struct fl_table *t, uint64_t id, const iosage_log *log
         return (int64_t)at;
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
-        struct fl_file *f = realloc(t->files, cap * sizeof *f);
+        struct fl_file *f = ios_big_realloc(t->files, cap * sizeof *f);
         if (!f)
             return -1;
         t->files = f;
@@ -388,7 +389,7 @@ static int add_to_rank(struct rank_acc *a, int64_t rank, double time,
 {
     if (a->n == a->cap) {
         size_t cap = a->cap ? 2 * a->cap : 64;
-        struct rank_add *v = realloc(a->v, cap * sizeof *v);
+        struct rank_add *v = ios_big_realloc(a->v, cap * sizeof *v);
         if (!v)
             return -1;
         a->v = v;
@@ -615,7 +616,7 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
     t->run_time = run_time;
     t->layers = ios_arena_create();
     if (!t->layers || fold_all(log, t) != IOSAGE_OK ||
-        !(t->scratch = calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
+        !(t->scratch = ios_big_calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
     }

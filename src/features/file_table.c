@@ -103,7 +103,7 @@ static int collect_refs(struct build *b)
     size_t n = 0;
     for (int k = 0; k < N_TABLE_MODULES; k++)
         n += b->log->modules[table_modules[k]].n_records;
-    b->refs = malloc((n ? n : 1) * sizeof *b->refs);
+    b->refs = ios_big_malloc((n ? n : 1) * sizeof *b->refs);
     if (!b->refs)
         return -1;
     for (int k = 0; k < N_TABLE_MODULES; k++) {
@@ -245,8 +245,8 @@ static int build_rows(struct build *b)
     size_t n = 0;
     for (size_t i = 0; i < b->n_refs; i++)
         n += i == 0 || !same_row(&b->refs[i - 1], &b->refs[i]);
-    b->t->rows = calloc(n ? n : 1, sizeof *b->t->rows);
-    b->row_start = malloc((n + 1) * sizeof *b->row_start);
+    b->t->rows = ios_big_calloc(n ? n : 1, sizeof *b->t->rows);
+    b->row_start = ios_big_malloc((n + 1) * sizeof *b->row_start);
     if (!b->t->rows || !b->row_start)
         return -1;
     size_t k = 0, from = 0;

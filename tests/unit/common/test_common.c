@@ -1,7 +1,7 @@
 /*
  * tests/unit/common/test_common.c - src/common: the id map, the job's run
- * time, the three number styles, ios_fail, the JSON helpers and the
- * argument walker.
+ * time, the three number styles, ios_fail, the JSON helpers, the
+ * argument walker, the arena and the huge-page allocators.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,6 +168,61 @@ static void test_arena_adopt(void **state)
     ios_arena_destroy(a);
 }
 
+/* 40 MB of small requests (the shared blocks grow to 8 MiB on the way):
+ * each one zeroed, 8-aligned and apart from the others, and the arena
+ * still works after a reset brought it back to its first block. */
+static void test_arena_many(void **state)
+{
+    (void)state;
+    ios_arena *a = ios_arena_create();
+    assert_non_null(a);
+    enum { N = 400000, SIZE = 100 };
+    unsigned char **p = malloc(N * sizeof *p);
+    assert_non_null(p);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < N; i++) {
+            p[i] = ios_arena_alloc(a, SIZE);
+            assert_non_null(p[i]);
+            assert_int_equal((uintptr_t)p[i] % 8, 0);
+            assert_int_equal(p[i][0] | p[i][SIZE - 1], 0);
+            memset(p[i], i & 0xff, SIZE);
+        }
+        for (int i = 0; i < N; i += 997) /* nothing overwrote another */
+            assert_int_equal(p[i][SIZE / 2], i & 0xff);
+        ios_arena_reset(a);
+    }
+    free(p);
+    ios_arena_destroy(a);
+}
+
+/* The huge-page allocators behave as malloc, calloc and realloc: calloc
+ * zeroes (over and under IOS_BIGMEM_MIN) and refuses an overflowing
+ * count, realloc keeps the contents. */
+static void test_bigmem(void **state)
+{
+    (void)state;
+    size_t sizes[] = {100, IOS_BIGMEM_MIN + 4097};
+    for (int k = 0; k < 2; k++) {
+        size_t n = sizes[k];
+        unsigned char *z = ios_big_calloc(n, 1);
+        assert_non_null(z);
+        for (size_t i = 0; i < n; i += 4093)
+            assert_int_equal(z[i], 0);
+        assert_int_equal(z[n - 1], 0);
+        unsigned char *m = ios_big_malloc(n);
+        assert_non_null(m);
+        memset(m, 0x5a, n);
+        m = ios_big_realloc(m, 3 * n);
+        assert_non_null(m);
+        assert_int_equal(m[0], 0x5a);
+        assert_int_equal(m[n - 1], 0x5a);
+        m[3 * n - 1] = 1;
+        free(m);
+        free(z);
+    }
+    assert_null(ios_big_calloc(SIZE_MAX / 2, 3));
+}
+
 static void test_args(void **state)
 {
     (void)state;
@@ -213,6 +268,8 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_arena_adopt),
+        cmocka_unit_test(test_arena_many),
+        cmocka_unit_test(test_bigmem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
