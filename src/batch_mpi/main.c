@@ -105,7 +105,7 @@ static int finish(const struct ios_batch_opts *o, const char *dir,
         mpi_remove_parts(dir, n_ranks);
         return EXIT_INTERNAL;
     }
-    int ok = mpi_merge_parts(dir, n_ranks, &w) == 0;
+    int ok = mpi_merge_parts(dir, n_ranks, mpi_rows_whole(o), &w) == 0;
     if (ios_batch_out_close(&w, ok) != 0 || !ok)
         return EXIT_INTERNAL;
     if (o->profile)
@@ -134,7 +134,7 @@ static int run(const struct ios_batch_opts *o, const iosage_model *m,
         struct mpi_rows rows = {0};
         struct iosage_batch_times times, sum;
         memset(&times, 0, sizeof times);
-        int ok = mpi_work(m, &list, rank, o->quiet, &rows, &times) == 0;
+        int ok = mpi_work(m, &list, rank, o, &rows, &times) == 0;
         ok = all(ok && mpi_write_part(dir, rank, &rows) == 0);
         mpi_rows_free(&rows);
         double t[5] = {times.read, times.decode, times.features,

@@ -11,9 +11,14 @@
  *      logs; each row is kept as its exact JSON line (work.c);
  *   4. each rank sorts its rows by input index and writes them to its part
  *      file in a directory rank 0 made (parts.c);
- *   5. rank 0 merges the parts by input index into the output, through the
- *      same writer as `iosage batch`, so the two outputs are byte-identical,
- *      and removes the parts.
+ *   5. rank 0 merges the parts by input index into the output and removes
+ *      the parts. The rows come from the same writer as in `iosage batch`,
+ *      so the two outputs are byte-identical: each rank writes its rows in
+ *      the output format itself, which rank 0 then only copies; with
+ *      --summary or --db, which need every row whole at rank 0, the ranks
+ *      keep their rows in the exact JSON form instead and rank 0 reads
+ *      them back and writes them (that parsing took 60 of the 420 ms of a
+ *      2-rank run on data/bench-runs, all of it at rank 0).
  */
 #ifndef IOSAGE_BATCH_MPI_H
 #define IOSAGE_BATCH_MPI_H
@@ -23,10 +28,15 @@
 #include "batch_cli/frontend.h"
 #include "iosage/batch.h"
 
-/* One analysed log of this rank: its index and exact JSON line. */
+/* One analysed log of this rank: its index, whether it is an error row,
+ * and its text: the row in the output format (as iosage_batch_write_row
+ * writes it, line end included), or its exact JSON line (without line end)
+ * when rank 0 needs the rows whole (see mpi_rows_whole). */
 struct mpi_row {
     size_t index;
-    char *line; /* malloc'd (iosage_batch_row_serialize) */
+    int error;
+    char *text; /* malloc'd, NUL-terminated */
+    size_t len;
 };
 
 struct mpi_rows {
@@ -41,11 +51,16 @@ struct mpi_rows {
 int mpi_share_list(const struct ios_batch_opts *o, iosage_batch_list *list,
                    int rank);
 
+/* Does rank 0 need every row whole (--summary, --db), rather than its
+ * output text? */
+int mpi_rows_whole(const struct ios_batch_opts *o);
+
 /* Analyse this rank's share of list (the shared counter decides which) into
- * rows, adding stage times to times. Returns 0, or -1 after a memory or
- * model failure (printed; this rank took no more logs after it). */
+ * rows (texts as mpi_rows_whole(o) says), adding stage times to times.
+ * Returns 0, or -1 after a memory or model failure (printed; this rank
+ * took no more logs after it). */
 int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
-             int quiet, struct mpi_rows *rows,
+             const struct ios_batch_opts *o, struct mpi_rows *rows,
              struct iosage_batch_times *times);
 
 void mpi_rows_free(struct mpi_rows *rows);
@@ -60,8 +75,11 @@ int mpi_parts_dir(const struct ios_batch_opts *o, int rank, char *dir,
 int mpi_write_part(const char *dir, int rank, struct mpi_rows *rows);
 
 /* Rank 0: merge the parts of n_ranks ranks into w in input order, then
- * remove them and dir. Returns 0, or -1 (printed). */
-int mpi_merge_parts(const char *dir, int n_ranks, struct ios_batch_out *w);
+ * remove them and dir. whole: the parts hold exact JSON rows (written
+ * through w), else output text (copied to w's stream). Returns 0, or -1
+ * (printed). */
+int mpi_merge_parts(const char *dir, int n_ranks, int whole,
+                    struct ios_batch_out *w);
 
 /* Remove dir/part-* and dir (after a failure). */
 void mpi_remove_parts(const char *dir, int n_ranks);

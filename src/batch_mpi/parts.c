@@ -1,7 +1,11 @@
 /*
  * src/batch_mpi/parts.c - each rank writes its rows, sorted by input index,
- * to DIR/part-<rank> (one exact JSON line per row); rank 0 merges the parts
- * by index into the output and removes them.
+ * to DIR/part-<rank>; rank 0 merges the parts by index into the output and
+ * removes them.
+ *
+ * A row in a part is a line "INDEX ERROR LENGTH" and then its text of
+ * LENGTH bytes and a newline: the text is output (a CSV row may hold line
+ * ends of its own) or an exact JSON row (mpi_batch.h says which).
  *
  * DIR is a fresh directory .iosage-mpi.XXXXXX that rank 0 makes under the
  * parts directory (--parts-dir, else the directory of -o OUT, else the
@@ -85,7 +89,9 @@ int mpi_write_part(const char *dir, int rank, struct mpi_rows *rows)
         return -1;
     }
     for (size_t i = 0; i < rows->n; i++) {
-        fputs(rows->v[i].line, f);
+        const struct mpi_row *r = &rows->v[i];
+        fprintf(f, "%zu %d %zu\n", r->index, r->error, r->len);
+        fwrite(r->text, 1, r->len, f);
         putc('\n', f);
     }
     int bad = ferror(f);
@@ -108,21 +114,44 @@ void mpi_remove_parts(const char *dir, int n_ranks)
 /* One part being merged: its file and its current row. */
 struct part {
     FILE *f;
-    int live;                  /* row holds the next row of the part */
-    struct iosage_batch_row row;
+    int live;       /* the fields below hold the next row of the part */
+    size_t index;
+    int error;
+    char *text;     /* malloc'd, NUL-terminated; len bytes */
+    size_t len, cap;
 };
 
-/* Read the next row of part p into p->row. 0, or -1 (printed). */
-static int advance(struct part *p, const char *name, char **line, size_t *cap)
+/* Read the next row of part p (file name). 0, or -1 (printed). */
+static int advance(struct part *p, const char *name)
 {
     p->live = 0;
-    if (getline(line, cap, p->f) < 0)
-        return ferror(p->f) ? -1 : 0;
-    iosage_error err;
-    if (iosage_batch_row_parse(*line, &p->row, &err) != IOSAGE_OK) {
-        fprintf(stderr, "iosage-mpi: %s: %s\n", name, err.msg);
+    int error;
+    size_t index, len;
+    int got = fscanf(p->f, "%zu %d %zu", &index, &error, &len);
+    if (got == EOF && !ferror(p->f))
+        return 0;
+    if (got != 3 || getc(p->f) != '\n' || len > ((size_t)1 << 30)) {
+        fprintf(stderr, "iosage-mpi: %s: not a part written by a rank\n",
+                name);
         return -1;
     }
+    if (len + 1 > p->cap) {
+        char *t = realloc(p->text, len + 1);
+        if (!t) {
+            fputs("iosage-mpi: out of memory merging the parts\n", stderr);
+            return -1;
+        }
+        p->text = t;
+        p->cap = len + 1;
+    }
+    if (fread(p->text, 1, len, p->f) != len || getc(p->f) != '\n') {
+        fprintf(stderr, "iosage-mpi: %s: part ends inside a row\n", name);
+        return -1;
+    }
+    p->text[len] = '\0';
+    p->index = index;
+    p->error = error;
+    p->len = len;
     p->live = 1;
     return 0;
 }
@@ -133,34 +162,52 @@ static int lowest(const struct part *parts, int n)
     int best = -1;
     for (int r = 0; r < n; r++)
         if (parts[r].live &&
-            (best < 0 || parts[r].row.index < parts[best].row.index))
+            (best < 0 || parts[r].index < parts[best].index))
             best = r;
     return best;
 }
 
-/* Merge the opened parts into w. 0, or -1 (printed). */
-static int merge(struct part *parts, int n, const char *dir,
-                 struct ios_batch_out *w)
+/* Write part p's current row to w: its text as it is, or, when whole, the
+ * row read back from its exact JSON. 0, or -1 (printed). */
+static int emit(const struct part *p, const char *name, int whole,
+                struct ios_batch_out *w)
 {
-    char *line = NULL, name[DIR_MAX + 32];
-    size_t cap = 0;
-    int rc = 0;
-    for (int r = 0; rc == 0 && r < n; r++) {
-        part_path(dir, r, name, sizeof name);
-        rc = advance(&parts[r], name, &line, &cap);
+    if (!whole)
+        return ios_batch_out_text(w, p->text, p->len, p->error);
+    struct iosage_batch_row row;
+    memset(&row, 0, sizeof row); /* parsing clears what the row held */
+    iosage_error err;
+    if (iosage_batch_row_parse(p->text, &row, &err) != IOSAGE_OK) {
+        fprintf(stderr, "iosage-mpi: %s: %s\n", name, err.msg);
+        return -1;
     }
-    int r;
-    while (rc == 0 && (r = lowest(parts, n)) >= 0) {
-        rc = ios_batch_out_row(w, &parts[r].row);
-        part_path(dir, r, name, sizeof name);
-        if (rc == 0)
-            rc = advance(&parts[r], name, &line, &cap);
-    }
-    free(line);
+    int rc = ios_batch_out_row(w, &row);
+    iosage_batch_row_clear(&row);
     return rc;
 }
 
-int mpi_merge_parts(const char *dir, int n_ranks, struct ios_batch_out *w)
+/* Merge the opened parts into w. 0, or -1 (printed). */
+static int merge(struct part *parts, int n, const char *dir, int whole,
+                 struct ios_batch_out *w)
+{
+    char name[DIR_MAX + 32];
+    int rc = 0;
+    for (int r = 0; rc == 0 && r < n; r++) {
+        part_path(dir, r, name, sizeof name);
+        rc = advance(&parts[r], name);
+    }
+    int r;
+    while (rc == 0 && (r = lowest(parts, n)) >= 0) {
+        part_path(dir, r, name, sizeof name);
+        rc = emit(&parts[r], name, whole, w);
+        if (rc == 0)
+            rc = advance(&parts[r], name);
+    }
+    return rc;
+}
+
+int mpi_merge_parts(const char *dir, int n_ranks, int whole,
+                    struct ios_batch_out *w)
 {
     struct part *parts = calloc((size_t)n_ranks, sizeof *parts);
     if (!parts) {
@@ -179,11 +226,11 @@ int mpi_merge_parts(const char *dir, int n_ranks, struct ios_batch_out *w)
         }
     }
     if (rc == 0)
-        rc = merge(parts, n_ranks, dir, w);
+        rc = merge(parts, n_ranks, dir, whole, w);
     for (int r = 0; r < n_ranks; r++) {
         if (parts[r].f)
             fclose(parts[r].f);
-        iosage_batch_row_clear(&parts[r].row);
+        free(parts[r].text);
     }
     free(parts);
     mpi_remove_parts(dir, n_ranks);

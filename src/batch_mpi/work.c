@@ -10,6 +10,7 @@
  * which it does between its own logs.
  */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,13 +20,38 @@
 void mpi_rows_free(struct mpi_rows *rows)
 {
     for (size_t i = 0; i < rows->n; i++)
-        free(rows->v[i].line);
+        free(rows->v[i].text);
     free(rows->v);
     memset(rows, 0, sizeof *rows);
 }
 
-/* Keep row as its exact line. 0, or -1 on no memory. */
-static int keep(struct mpi_rows *rows, const struct iosage_batch_row *row)
+int mpi_rows_whole(const struct ios_batch_opts *o)
+{
+    return o->summary || o->db;
+}
+
+/* row as the output writer writes it in format, in a malloc'd string
+ * (*len bytes); NULL on no memory. */
+static char *output_text(const struct iosage_batch_row *row, int format,
+                         size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f)
+        return NULL;
+    int bad = iosage_batch_write_row(f, format, row) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Keep row: its output text in format, or its exact JSON line when whole.
+ * 0, or -1 on no memory. */
+static int keep(struct mpi_rows *rows, const struct iosage_batch_row *row,
+                int whole, int format)
 {
     if (rows->n == rows->cap) {
         size_t cap = rows->cap ? rows->cap * 2 : 256;
@@ -35,11 +61,14 @@ static int keep(struct mpi_rows *rows, const struct iosage_batch_row *row)
         rows->v = v;
         rows->cap = cap;
     }
-    char *line = iosage_batch_row_serialize(row);
-    if (!line)
+    size_t len = 0;
+    char *text = whole ? iosage_batch_row_serialize(row)
+                       : output_text(row, format, &len);
+    if (!text)
         return -1;
-    rows->v[rows->n].index = row->index;
-    rows->v[rows->n].line = line;
+    rows->v[rows->n] = (struct mpi_row){row->index,
+                                        row->status == IOSAGE_BATCH_ERROR,
+                                        text, whole ? strlen(text) : len};
     rows->n++;
     return 0;
 }
@@ -47,7 +76,8 @@ static int keep(struct mpi_rows *rows, const struct iosage_batch_row *row)
 /* Analyse the n items idx[] of list (one model call) into kept rows.
  * 0, or -1 (printed). */
 static int do_group(const iosage_model *m, const iosage_batch_list *list,
-                    const size_t *idx, size_t n, struct mpi_rows *rows,
+                    const size_t *idx, size_t n,
+                    const struct ios_batch_opts *o, struct mpi_rows *rows,
                     struct iosage_batch_times *times)
 {
     struct iosage_batch_row group[IOSAGE_BATCH_GROUP];
@@ -65,7 +95,8 @@ static int do_group(const iosage_model *m, const iosage_batch_list *list,
         rc = -1;
     }
     for (size_t j = 0; j < n; j++) {
-        if (rc == 0 && keep(rows, &group[j]) != 0) {
+        if (rc == 0 &&
+            keep(rows, &group[j], mpi_rows_whole(o), o->format) != 0) {
             fputs("iosage-mpi: out of memory keeping rows\n", stderr);
             rc = -1;
         }
@@ -108,7 +139,7 @@ static size_t take_group(MPI_Win win, const iosage_batch_list *list,
 }
 
 int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
-             int quiet, struct mpi_rows *rows,
+             const struct ios_batch_opts *o, struct mpi_rows *rows,
              struct iosage_batch_times *times)
 {
     size_t *order = iosage_batch_schedule(list, 0, list->n);
@@ -127,14 +158,14 @@ int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
         *counter = 0;
     MPI_Barrier(MPI_COMM_WORLD); /* the counter is zero before anyone takes */
     struct ios_batch_progress bar = {.start = ios_batch_now()};
-    int draw = rank == 0 && !quiet && isatty(STDERR_FILENO);
+    int draw = rank == 0 && !o->quiet && isatty(STDERR_FILENO);
     double t_draw = 0;
     int rc = 0;
     MPI_Win_lock_all(0, win);
     size_t idx[IOSAGE_BATCH_GROUP], n;
     long last = 0;
     while (rc == 0 && (n = take_group(win, list, order, idx, &last)) > 0) {
-        rc = do_group(m, list, idx, n, rows, times);
+        rc = do_group(m, list, idx, n, o, rows, times);
         if (draw && ios_batch_now() - t_draw >= 0.2) { /* logs handed out */
             t_draw = ios_batch_now();
             ios_batch_progress_draw(&bar, (size_t)last + 1, 0, list->n);
