@@ -121,6 +121,9 @@ struct iosage_batch_row {
                                of the I/O time its best change is predicted
                                to save, NaN without a model (the archive's
                                changes) */
+    char *text;             /* the row already written out in some format
+                               (iosage_batch_row_render), or NULL */
+    size_t text_len;
 };
 
 /* Seconds spent per stage, summed (iosage batch --profile). */
@@ -195,6 +198,13 @@ IOSAGE_API int iosage_batch_write_header(FILE *out, int format);
 IOSAGE_API int iosage_batch_write_row(FILE *out, int format,
                                       const struct iosage_batch_row *row);
 
+/* Write the row in format into row->text (text_len bytes, the same bytes
+ * iosage_batch_write_row would write), so that formatting can happen on
+ * the thread or process that made the row. Returns 0, or -1 when out of
+ * memory (row->text stays NULL). */
+IOSAGE_API int iosage_batch_row_render(struct iosage_batch_row *row,
+                                       int format);
+
 /* The row as one exact JSON line without newline (reals round-trip), for
  * passing rows between processes; malloc'd, NULL when out of memory. */
 IOSAGE_API char *iosage_batch_row_serialize(const struct iosage_batch_row *row);
@@ -241,6 +251,11 @@ struct iosage_batch_run_params {
     iosage_batch_progress_cb on_progress;
     void *progress_ctx;
     struct iosage_batch_times *times; /* summed over threads, or NULL */
+    /* render: each worker renders its rows in render_format
+     * (iosage_batch_row_render) as soon as they are made, so that on_row,
+     * which runs on one thread, need only copy row->text. */
+    int render;
+    int render_format;
 };
 
 /* Analyse every log of list with model m. The list is cut into windows of

@@ -35,6 +35,7 @@ void iosage_batch_row_clear(struct iosage_batch_row *row)
     free(row->error);
     free(row->exe);
     free(row->evidence);
+    free(row->text);
     memset(row, 0, sizeof *row);
     row->top_pattern = -1;
     row->best_saving = row->best_saving_s = NAN;

@@ -197,6 +197,25 @@ int iosage_batch_write_row(FILE *out, int format,
     return ferror(out) ? -1 : 0;
 }
 
+int iosage_batch_row_render(struct iosage_batch_row *row, int format)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return -1;
+    int bad = iosage_batch_write_row(f, format, row) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        free(text);
+        return -1;
+    }
+    free(row->text);
+    row->text = text;
+    row->text_len = len;
+    return 0;
+}
+
 char *iosage_batch_row_serialize(const struct iosage_batch_row *row)
 {
     json_t *o = row_json(row, 1);

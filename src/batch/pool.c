@@ -10,6 +10,8 @@
  *              call per group) and fill rows[index - first]; a log larger
  *              than IOSAGE_BATCH_BIG_LOG is analysed alone under the `big`
  *              mutex, so at most one such log is in memory at a time
+ *              (and, with p->render, writes each row out as text, so
+ *              that the one thread that hands the rows back only copies)
  *   hand-back  after the workers are joined, on_row() sees the window's
  *              rows in input order, and each row is cleared
  *
@@ -99,6 +101,13 @@ static void process(struct pool *pl, const size_t *idx, size_t n, int big,
         pthread_mutex_unlock(&pl->big);
     if (st != IOSAGE_OK)
         set_fatal(pl, st, &err);
+    for (size_t j = 0; st == IOSAGE_OK && pl->p->render && j < n; j++) {
+        if (iosage_batch_row_render(rows[j], pl->p->render_format) != 0) {
+            st = ios_fail(&err, IOSAGE_E_NOMEM, NULL, "batch", -1,
+                          "out of memory formatting the rows");
+            set_fatal(pl, st, &err);
+        }
+    }
     size_t errors = 0;
     for (size_t j = 0; j < n; j++)
         errors += rows[j]->status == IOSAGE_BATCH_ERROR;

@@ -87,8 +87,9 @@ int ios_batch_refuse_clash(const char *prog, const struct ios_batch_opts *o,
  * failure (nothing is left behind). */
 int ios_batch_out_open(struct ios_batch_out *w, const struct ios_batch_opts *o);
 
-/* Write one row (and count it in the summary). -1 on a write or memory
- * failure (one line on stderr). */
+/* Write one row (its text when a worker already rendered it in w's format,
+ * see iosage_batch_row_render) and count it in the summary. -1 on a write
+ * or memory failure (one line on stderr). */
 int ios_batch_out_row(struct ios_batch_out *w,
                       const struct iosage_batch_row *row);
 

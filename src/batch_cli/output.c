@@ -117,7 +117,12 @@ int ios_batch_out_row(struct ios_batch_out *w,
     w->rows++;
     w->errors += row->status == IOSAGE_BATCH_ERROR;
     errno = 0;
-    if (w->f && iosage_batch_write_row(w->f, w->format, row) != 0) {
+    int bad = 0;
+    if (w->f && row->text) /* rendered in w->format by a worker */
+        bad = fwrite(row->text, 1, row->text_len, w->f) != row->text_len;
+    else if (w->f)
+        bad = iosage_batch_write_row(w->f, w->format, row) != 0;
+    if (bad) {
         write_failed(w, errno);
         return -1;
     }

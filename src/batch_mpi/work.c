@@ -30,27 +30,9 @@ int mpi_rows_whole(const struct ios_batch_opts *o)
     return o->summary || o->db;
 }
 
-/* row as the output writer writes it in format, in a malloc'd string
- * (*len bytes); NULL on no memory. */
-static char *output_text(const struct iosage_batch_row *row, int format,
-                         size_t *len)
-{
-    char *text = NULL;
-    FILE *f = open_memstream(&text, len);
-    if (!f)
-        return NULL;
-    int bad = iosage_batch_write_row(f, format, row) != 0;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 /* Keep row: its output text in format, or its exact JSON line when whole.
  * 0, or -1 on no memory. */
-static int keep(struct mpi_rows *rows, const struct iosage_batch_row *row,
+static int keep(struct mpi_rows *rows, struct iosage_batch_row *row,
                 int whole, int format)
 {
     if (rows->n == rows->cap) {
@@ -61,14 +43,21 @@ static int keep(struct mpi_rows *rows, const struct iosage_batch_row *row,
         rows->v = v;
         rows->cap = cap;
     }
+    char *text = NULL;
     size_t len = 0;
-    char *text = whole ? iosage_batch_row_serialize(row)
-                       : output_text(row, format, &len);
+    if (whole) {
+        text = iosage_batch_row_serialize(row);
+        len = text ? strlen(text) : 0;
+    } else if (iosage_batch_row_render(row, format) == 0) {
+        text = row->text; /* ours now */
+        len = row->text_len;
+        row->text = NULL;
+    }
     if (!text)
         return -1;
     rows->v[rows->n] = (struct mpi_row){row->index,
                                         row->status == IOSAGE_BATCH_ERROR,
-                                        text, whole ? strlen(text) : len};
+                                        text, len};
     rows->n++;
     return 0;
 }

@@ -51,7 +51,8 @@ static int run_batch(const struct ios_batch_opts *o, const iosage_model *m,
     memset(&times, 0, sizeof times);
     struct iosage_batch_run_params p = {
         .threads = o->threads, .on_row = write_row, .row_ctx = &w,
-        .times = &times, .window = o->db ? 1024 : 0}; /* --db: commit as we go */
+        .times = &times, .window = o->db ? 1024 : 0, /* --db: commit as we go */
+        .render = w.f != NULL, .render_format = o->format};
     if (!o->quiet && isatty(STDERR_FILENO)) {
         p.on_progress = ios_batch_progress_draw;
         p.progress_ctx = &bar;

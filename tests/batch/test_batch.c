@@ -186,6 +186,10 @@ static void exact_form_round_trips(void **state)
     for (int f = 0; f < 2; f++) {
         char *a = render(f, &r), *b = render(f, &back);
         assert_string_equal(a, b);
+        /* what a worker renders ahead is what the writer would write */
+        assert_int_equal(iosage_batch_row_render(&back, f), 0);
+        assert_int_equal(back.text_len, strlen(a));
+        assert_memory_equal(back.text, a, back.text_len);
         free(a);
         free(b);
     }
