@@ -93,13 +93,6 @@ int ios_batch_out_open(struct ios_batch_out *w, const struct ios_batch_opts *o);
 int ios_batch_out_row(struct ios_batch_out *w,
                       const struct iosage_batch_row *row);
 
-/* Write a row that is already text in w's format (as iosage_batch_write_row
- * wrote it: iosage-mpi's ranks do that), error when its status is "error".
- * Only for an output without summary and archive. -1 on a write failure
- * (one line on stderr). */
-int ios_batch_out_text(struct ios_batch_out *w, const char *text, size_t len,
-                       int error);
-
 /* Finish: with ok, flush, rename the temporary file to OUT and print the
  * summary on stdout; without, remove the temporary file. Returns 0, -1 when
  * finishing failed (one line on stderr; no OUT then). */

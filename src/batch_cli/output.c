@@ -135,19 +135,6 @@ int ios_batch_out_row(struct ios_batch_out *w,
     return 0;
 }
 
-int ios_batch_out_text(struct ios_batch_out *w, const char *text, size_t len,
-                       int error)
-{
-    w->rows++;
-    w->errors += error != 0;
-    errno = 0;
-    if (w->f && fwrite(text, 1, len, w->f) != len) {
-        write_failed(w, errno);
-        return -1;
-    }
-    return 0;
-}
-
 int ios_batch_out_close(struct ios_batch_out *w, int ok)
 {
     int rc = 0;

@@ -8,7 +8,7 @@
  *   3. every rank computes the same schedule (largest log first) and takes
  *      the next position from a counter in rank 0's memory
  *      (MPI_Fetch_and_op on a one-sided window), so fast ranks take more
- *      logs; each row is kept as its exact JSON line (work.c);
+ *      logs; each row is kept as text, as step 5 says (work.c);
  *   4. each rank sorts its rows by input index and writes them to its part
  *      file in a directory rank 0 made (parts.c);
  *   5. rank 0 merges the parts by input index into the output and removes

@@ -172,10 +172,14 @@ static int lowest(const struct part *parts, int n)
 static int emit(const struct part *p, const char *name, int whole,
                 struct ios_batch_out *w)
 {
-    if (!whole)
-        return ios_batch_out_text(w, p->text, p->len, p->error);
     struct iosage_batch_row row;
     memset(&row, 0, sizeof row); /* parsing clears what the row held */
+    if (!whole) { /* the text, and the status the writer counts */
+        row.status = p->error ? IOSAGE_BATCH_ERROR : IOSAGE_BATCH_OK;
+        row.text = p->text;
+        row.text_len = p->len;
+        return ios_batch_out_row(w, &row);
+    }
     iosage_error err;
     if (iosage_batch_row_parse(p->text, &row, &err) != IOSAGE_OK) {
         fprintf(stderr, "iosage-mpi: %s: %s\n", name, err.msg);
