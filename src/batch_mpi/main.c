@@ -94,23 +94,46 @@ static int parse(int argc, char **argv, int rank, struct ios_batch_opts *o)
     return EXIT_OK;
 }
 
+/* What each rank spent its time on (seconds), for --profile: the least
+ * and the most over the ranks of each phase (two MPI_Reduce). */
+enum { PH_LIST, PH_WORK, PH_BUSY, PH_PART, PH_WAIT, PHASES };
+
+/* Where the wall time went: what only rank 0 does (listing and sizing the
+ * inputs, merging the parts) against what every rank does (its logs, its
+ * part file, waiting for the slowest rank). */
+static void print_phases(const double *lo, const double *hi, int n_ranks,
+                         double merge)
+{
+    fprintf(stderr, "profile: rank 0 alone: listing and sharing the inputs %.3f s, "
+            "merging the parts %.3f s\n", hi[PH_LIST], merge);
+    fprintf(stderr, "profile: each of the %d ranks (least-most): logs "
+            "%.3f-%.3f s (in the stages %.3f-%.3f), part file %.3f-%.3f s, "
+            "waiting for the others %.3f-%.3f s\n", n_ranks, lo[PH_WORK],
+            hi[PH_WORK], lo[PH_BUSY], hi[PH_BUSY], lo[PH_PART], hi[PH_PART],
+            lo[PH_WAIT], hi[PH_WAIT]);
+}
+
 /* Rank 0: merge the parts into the output, print the summary and profile.
  * Returns the exit status. */
 static int finish(const struct ios_batch_opts *o, const char *dir,
                   int n_ranks, const struct iosage_batch_times *times,
-                  double start, size_t n_logs)
+                  double start, size_t n_logs, const double *lo,
+                  const double *hi)
 {
     struct ios_batch_out w;
     if (ios_batch_out_open(&w, o) != 0) {
         mpi_remove_parts(dir, n_ranks);
         return EXIT_INTERNAL;
     }
+    double merge_start = ios_batch_now();
     int ok = mpi_merge_parts(dir, n_ranks, mpi_rows_whole(o), &w) == 0;
     if (ios_batch_out_close(&w, ok) != 0 || !ok)
         return EXIT_INTERNAL;
-    if (o->profile)
-        ios_batch_print_profile(times, ios_batch_now() - start, n_logs,
-                                n_ranks);
+    if (o->profile) {
+        double end = ios_batch_now();
+        ios_batch_print_profile(times, end - start, n_logs, n_ranks);
+        print_phases(lo, hi, n_ranks, end - merge_start);
+    }
     if (w.errors)
         fprintf(stderr, "iosage-mpi: %zu of %zu logs could not be read "
                 "(status \"error\" rows)\n", w.errors, w.rows);
@@ -124,6 +147,7 @@ static int run(const struct ios_batch_opts *o, const iosage_model *m,
     double start = ios_batch_now();
     iosage_batch_list list = {0};
     int shared = mpi_share_list(o, &list, rank);
+    double listed = ios_batch_now();
     if (shared != 0) {
         iosage_batch_list_free(&list);
         return shared == -2 ? EXIT_USAGE : EXIT_INTERNAL;
@@ -134,16 +158,29 @@ static int run(const struct ios_batch_opts *o, const iosage_model *m,
         struct mpi_rows rows = {0};
         struct iosage_batch_times times, sum;
         memset(&times, 0, sizeof times);
+        double mine[PHASES], t0 = ios_batch_now();
         int ok = mpi_work(m, &list, rank, o, &rows, &times) == 0;
-        ok = all(ok && mpi_write_part(dir, rank, &rows) == 0);
+        double t1 = ios_batch_now();
+        ok = ok && mpi_write_part(dir, rank, &rows) == 0;
+        double t2 = ios_batch_now();
+        ok = all(ok);
+        mine[PH_LIST] = listed - start;
+        mine[PH_WORK] = t1 - t0;
+        mine[PH_BUSY] = times.read + times.decode + times.features +
+                        times.predict;
+        mine[PH_PART] = t2 - t1;
+        mine[PH_WAIT] = ios_batch_now() - t2;
         mpi_rows_free(&rows);
         double t[5] = {times.read, times.decode, times.features,
                        times.predict, (double)times.logs}, s[5];
         MPI_Reduce(t, s, 5, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         sum = (struct iosage_batch_times){s[0], s[1], s[2], s[3],
                                           (size_t)s[4]};
+        double lo[PHASES], hi[PHASES];
+        MPI_Reduce(mine, lo, PHASES, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+        MPI_Reduce(mine, hi, PHASES, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (rank == 0 && ok)
-            rc = finish(o, dir, n_ranks, &sum, start, list.n);
+            rc = finish(o, dir, n_ranks, &sum, start, list.n, lo, hi);
         else if (rank == 0)
             mpi_remove_parts(dir, n_ranks);
     }

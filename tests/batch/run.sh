@@ -178,6 +178,14 @@ if [ "$mpi" != - ] && command -v mpirun >/dev/null; then
   cmp -s "$tmp/out/one.jsonl" "$tmp/mpi.out" && ok || bad "mpi -np 4 on one log differs"
   rc=$(mpirun_retry -np 2 "$mpi" -q --summary "$tmp/logs")
   cmp -s "$tmp/out/summary.txt" "$tmp/mpi.out" && ok || bad "mpi summary differs"
+  # --profile: the stage lines of batch, then rank 0's own phases and the
+  # ranks' least-most; the rows as without it
+  rc=$(mpirun_retry -np 2 "$mpi" -q --profile -o "$tmp/out/prof.jsonl" "$tmp/logs")
+  cmp -s "$tmp/out/j1.jsonl" "$tmp/out/prof.jsonl" && ok || bad "mpi --profile rows differ"
+  grep -Eq "^profile: $n_logs logs in [0-9.]+ s wall with 2 workers" "$tmp/mpi.err" &&
+    grep -Eq '^profile: rank 0 alone: listing and sharing the inputs [0-9.]+ s, merging the parts [0-9.]+ s$' "$tmp/mpi.err" &&
+    grep -Eq '^profile: each of the 2 ranks \(least-most\): logs [0-9.]+-[0-9.]+ s \(in the stages [0-9.]+-[0-9.]+\), part file [0-9.]+-[0-9.]+ s, waiting for the others [0-9.]+-[0-9.]+ s$' "$tmp/mpi.err" &&
+    ok || { bad "mpi --profile lines"; cat "$tmp/mpi.err" >&2; }
   check "no parts left" 0 "$(find "$tmp" . -maxdepth 2 -name '.iosage-mpi.*' 2>/dev/null | wc -l)"
 else
   echo "batch: MPI not built or no mpirun: MPI checks skipped" >&2
