@@ -28,7 +28,11 @@
 # batch of 20 logs (-o, CSV), and analyze in every format (text, md, json,
 # html) with --save-prompt.
 set -u
-mode=$1 iosage=$2 writer=$3 shim=$4 shared=$5 data=$6
+# every path made absolute: each run starts in a directory of its own
+# (`make stress` passes paths relative to the source tree)
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+mode=$1 iosage=$(abs "$2") writer=$(abs "$3") shim=$(abs "$4")
+shared=$(abs "$5") data=$(abs "$6")
 jobs=${IOSAGE_FAULT_JOBS:-2}
 [ "$mode" = full ] && stride=1 || stride=97
 if [ ! -d "$shared" ] || [ ! -d "$data" ]; then
