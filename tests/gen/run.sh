@@ -23,6 +23,13 @@ gen() { "$iosage" gen "$tmp/t.sweep" -o "$tmp/out" -j 2 -q --bench-dir "$bench" 
 gen
 check "exit with a failed run" $? 1
 m="$tmp/out/manifest.tsv"
+# two mpiruns starting in the same moment (ctest -j 2 starts this test and
+# tests/model together) can make one fail to launch: seen once in CI, the
+# run then passing on resume; one resume here, before the counts
+if [ "$(awk -F'\t' '$11=="ok"' "$m" | wc -l)" -lt 3 ]; then
+  echo "gen: a run failed besides missing-r0 (launch collision?): resuming once" >&2
+  gen
+fi
 check "manifest rows" "$(tail -n +2 "$m" | wc -l)" 4
 check "ok runs" "$(awk -F'\t' '$11=="ok"' "$m" | wc -l)" 3
 check "failed run recorded" "$(awk -F'\t' '$1=="missing-r0"{print substr($11,1,6)}' "$m")" failed
