@@ -81,7 +81,7 @@ static iosage_status prepare(iosage_archive *a, iosage_error *err)
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!*want[i].s &&
-            sqlite3_prepare_v2(a->db, want[i].sql, -1, want[i].s, NULL) !=
+            ios_sqlite()->prepare_v2(a->db, want[i].sql, -1, want[i].s, NULL) !=
                 SQLITE_OK)
             return ios_archive_fail(a, IOSAGE_E_IO, "prepare", err);
     return IOSAGE_OK;
@@ -99,31 +99,31 @@ static void bind_job(sqlite3_stmt *s, const struct iosage_batch_row *row,
 {
     char app[256];
     iosage_archive_app_name(row->exe, app, sizeof app);
-    sqlite3_bind_int64(s, 9, row->job_id);
-    sqlite3_bind_int64(s, 10, row->uid);
-    sqlite3_bind_int64(s, 11, row->nprocs);
-    sqlite3_bind_text(s, 12, row->exe ? row->exe : "", -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 13, app, -1, SQLITE_TRANSIENT);
+    ios_sqlite()->bind_int64(s, 9, row->job_id);
+    ios_sqlite()->bind_int64(s, 10, row->uid);
+    ios_sqlite()->bind_int64(s, 11, row->nprocs);
+    ios_sqlite()->bind_text(s, 12, row->exe ? row->exe : "", -1, SQLITE_STATIC);
+    ios_sqlite()->bind_text(s, 13, app, -1, SQLITE_TRANSIENT);
     if (f->has_times) {
-        sqlite3_bind_int64(s, 14, f->start_time);
-        sqlite3_bind_int64(s, 15, f->end_time);
+        ios_sqlite()->bind_int64(s, 14, f->start_time);
+        ios_sqlite()->bind_int64(s, 15, f->end_time);
     }
-    sqlite3_bind_double(s, 16, row->run_time);
-    sqlite3_bind_double(s, 17, row->io_time);
-    sqlite3_bind_double(s, 18, row->io_time_share);
-    sqlite3_bind_int64(s, 19, row->bytes_read);
-    sqlite3_bind_int64(s, 20, row->bytes_written);
-    sqlite3_bind_int(s, 21, row->healthy);
-    sqlite3_bind_double(s, 22, row->gate_score);
+    ios_sqlite()->bind_double(s, 16, row->run_time);
+    ios_sqlite()->bind_double(s, 17, row->io_time);
+    ios_sqlite()->bind_double(s, 18, row->io_time_share);
+    ios_sqlite()->bind_int64(s, 19, row->bytes_read);
+    ios_sqlite()->bind_int64(s, 20, row->bytes_written);
+    ios_sqlite()->bind_int(s, 21, row->healthy);
+    ios_sqlite()->bind_double(s, 22, row->gate_score);
     const struct iosage_pattern *top = iosage_pattern_get(row->top_pattern);
     if (top)
-        sqlite3_bind_text(s, 23, top->id, -1, SQLITE_STATIC);
+        ios_sqlite()->bind_text(s, 23, top->id, -1, SQLITE_STATIC);
     if (row->evidence)
-        sqlite3_bind_text(s, 24, row->evidence, -1, SQLITE_STATIC);
+        ios_sqlite()->bind_text(s, 24, row->evidence, -1, SQLITE_STATIC);
     /* rank-seconds, as io_time: the share of the I/O time the best change
      * saves, of the I/O time summed over ranks */
     if (!isnan(row->best_saving))
-        sqlite3_bind_double(s, 25, row->best_saving * row->io_time);
+        ios_sqlite()->bind_double(s, 25, row->best_saving * row->io_time);
 }
 
 /* The logs row; its id into *id. */
@@ -134,22 +134,22 @@ static iosage_status insert_log(iosage_archive *a,
                                 iosage_error *err)
 {
     sqlite3_stmt *s = a->ins_log;
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
-    sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 2, f->size);
-    sqlite3_bind_int64(s, 3, f->mtime_ns);
-    sqlite3_bind_text(s, 4, f->hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 5, status_name(row->status), -1, SQLITE_STATIC);
+    ios_sqlite()->reset(s);
+    ios_sqlite()->clear_bindings(s);
+    ios_sqlite()->bind_text(s, 1, key, -1, SQLITE_STATIC);
+    ios_sqlite()->bind_int64(s, 2, f->size);
+    ios_sqlite()->bind_int64(s, 3, f->mtime_ns);
+    ios_sqlite()->bind_text(s, 4, f->hash, -1, SQLITE_STATIC);
+    ios_sqlite()->bind_text(s, 5, status_name(row->status), -1, SQLITE_STATIC);
     if (row->error)
-        sqlite3_bind_text(s, 6, row->error, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 7, bundle, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 8, (sqlite3_int64)time(NULL));
+        ios_sqlite()->bind_text(s, 6, row->error, -1, SQLITE_STATIC);
+    ios_sqlite()->bind_text(s, 7, bundle, -1, SQLITE_STATIC);
+    ios_sqlite()->bind_int64(s, 8, (sqlite3_int64)time(NULL));
     if (row->status != IOSAGE_BATCH_ERROR)
         bind_job(s, row, f);
-    if (sqlite3_step(s) != SQLITE_DONE)
+    if (ios_sqlite()->step(s) != SQLITE_DONE)
         return ios_archive_fail(a, IOSAGE_E_IO, "insert", err);
-    *id = sqlite3_last_insert_rowid(a->db);
+    *id = ios_sqlite()->last_insert_rowid(a->db);
     return IOSAGE_OK;
 }
 
@@ -178,12 +178,12 @@ static iosage_status insert_findings(iosage_archive *a, sqlite3_int64 id,
         if (!p)
             continue;
         sqlite3_stmt *s = a->ins_finding;
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, id);
-        sqlite3_bind_text(s, 2, p->id, -1, SQLITE_STATIC);
-        sqlite3_bind_double(s, 3, row->score[k]);
-        sqlite3_bind_int(s, 4, row->detected[k] != 0);
-        if (sqlite3_step(s) != SQLITE_DONE)
+        ios_sqlite()->reset(s);
+        ios_sqlite()->bind_int64(s, 1, id);
+        ios_sqlite()->bind_text(s, 2, p->id, -1, SQLITE_STATIC);
+        ios_sqlite()->bind_double(s, 3, row->score[k]);
+        ios_sqlite()->bind_int(s, 4, row->detected[k] != 0);
+        if (ios_sqlite()->step(s) != SQLITE_DONE)
             return ios_archive_fail(a, IOSAGE_E_IO, "insert finding", err);
         if (!row->detected[k])
             continue;
@@ -197,16 +197,16 @@ static iosage_status insert_findings(iosage_archive *a, sqlite3_int64 id,
     for (int r = 0; r < n; r++) {
         const struct iosage_pattern *p = iosage_pattern_get(order[r]);
         sqlite3_stmt *s = a->ins_change;
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, id);
-        sqlite3_bind_int(s, 2, r + 1);
-        sqlite3_bind_text(s, 3, p->id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, p->change ? p->change : "", -1, SQLITE_STATIC);
+        ios_sqlite()->reset(s);
+        ios_sqlite()->bind_int64(s, 1, id);
+        ios_sqlite()->bind_int(s, 2, r + 1);
+        ios_sqlite()->bind_text(s, 3, p->id, -1, SQLITE_STATIC);
+        ios_sqlite()->bind_text(s, 4, p->change ? p->change : "", -1, SQLITE_STATIC);
         if (isnan(row->saving[order[r]]))
-            sqlite3_bind_null(s, 5);
+            ios_sqlite()->bind_null(s, 5);
         else
-            sqlite3_bind_double(s, 5, row->saving[order[r]] * row->io_time);
-        if (sqlite3_step(s) != SQLITE_DONE)
+            ios_sqlite()->bind_double(s, 5, row->saving[order[r]] * row->io_time);
+        if (ios_sqlite()->step(s) != SQLITE_DONE)
             return ios_archive_fail(a, IOSAGE_E_IO, "insert change", err);
     }
     return IOSAGE_OK;
@@ -242,20 +242,20 @@ iosage_status iosage_archive_add(iosage_archive *a,
         st = begin(a, err);
     if (st != IOSAGE_OK)
         return st;
-    sqlite3_reset(a->del);
-    sqlite3_bind_text(a->del, 1, key, -1, SQLITE_STATIC);
+    ios_sqlite()->reset(a->del);
+    ios_sqlite()->bind_text(a->del, 1, key, -1, SQLITE_STATIC);
     sqlite3_int64 id = 0;
-    if (sqlite3_step(a->del) != SQLITE_DONE)
+    if (ios_sqlite()->step(a->del) != SQLITE_DONE)
         st = ios_archive_fail(a, IOSAGE_E_IO, "replace", err);
-    sqlite3_reset(a->del);
+    ios_sqlite()->reset(a->del);
     if (st == IOSAGE_OK)
         st = insert_log(a, row, key, bundle, &f, &id, err);
     if (st == IOSAGE_OK && row->status != IOSAGE_BATCH_ERROR)
         st = insert_findings(a, id, row, err);
-    sqlite3_reset(a->ins_log);
+    ios_sqlite()->reset(a->ins_log);
     if (st != IOSAGE_OK) {
         /* the whole open transaction goes: never half a row */
-        sqlite3_exec(a->db, "ROLLBACK", NULL, NULL, NULL);
+        ios_sqlite()->exec(a->db, "ROLLBACK", NULL, NULL, NULL);
         a->in_txn = 0;
         return st;
     }

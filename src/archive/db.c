@@ -29,7 +29,7 @@ double ios_archive_now(void)
 iosage_status ios_archive_fail(iosage_archive *a, iosage_status code,
                                const char *what, iosage_error *err)
 {
-    const char *msg = a && a->db ? sqlite3_errmsg(a->db) : "no database";
+    const char *msg = a && a->db ? ios_sqlite()->errmsg(a->db) : "no database";
     return ios_fail(err, code, a ? a->path : NULL, "archive", -1, "%s: %s",
                     what, msg);
 }
@@ -38,11 +38,11 @@ iosage_status ios_archive_exec(iosage_archive *a, const char *sql,
                                iosage_error *err)
 {
     char *msg = NULL;
-    if (sqlite3_exec(a->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+    if (ios_sqlite()->exec(a->db, sql, NULL, NULL, &msg) == SQLITE_OK)
         return IOSAGE_OK;
     iosage_status st = ios_fail(err, IOSAGE_E_IO, a->path, "archive", -1,
-                                "%s", msg ? msg : sqlite3_errmsg(a->db));
-    sqlite3_free(msg);
+                                "%s", msg ? msg : ios_sqlite()->errmsg(a->db));
+    ios_sqlite()->free(msg);
     return st;
 }
 
@@ -51,10 +51,10 @@ static sqlite3_int64 query_int(iosage_archive *a, const char *sql)
 {
     sqlite3_stmt *s = NULL;
     sqlite3_int64 v = -1;
-    if (sqlite3_prepare_v2(a->db, sql, -1, &s, NULL) == SQLITE_OK &&
-        sqlite3_step(s) == SQLITE_ROW)
-        v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
+    if (ios_sqlite()->prepare_v2(a->db, sql, -1, &s, NULL) == SQLITE_OK &&
+        ios_sqlite()->step(s) == SQLITE_ROW)
+        v = ios_sqlite()->column_int64(s, 0);
+    ios_sqlite()->finalize(s);
     return v;
 }
 
@@ -127,7 +127,7 @@ static iosage_status migrate_step(iosage_archive *a, int v, iosage_error *err)
     }
     if (st == IOSAGE_OK)
         return ios_archive_exec(a, "COMMIT", err);
-    sqlite3_exec(a->db, "ROLLBACK", NULL, NULL, NULL);
+    ios_sqlite()->exec(a->db, "ROLLBACK", NULL, NULL, NULL);
     return st;
 }
 
@@ -158,7 +158,7 @@ static iosage_status migrate(iosage_archive *a, iosage_error *err)
  * SQLITE_BUSY, cascading deletes. */
 static iosage_status configure(iosage_archive *a, iosage_error *err)
 {
-    sqlite3_busy_timeout(a->db, 10000);
+    ios_sqlite()->busy_timeout(a->db, 10000);
     iosage_status st = ios_archive_exec(a, "PRAGMA foreign_keys = ON", err);
     if (st == IOSAGE_OK && a->mode == IOSAGE_ARCHIVE_WRITE)
         st = ios_archive_exec(a, "PRAGMA journal_mode = WAL;"
@@ -176,6 +176,11 @@ iosage_status iosage_archive_open(const char *path, int mode,
                         "out of memory");
     snprintf(a->path, sizeof a->path, "%s", path);
     a->mode = mode;
+    if (!ios_sqlite()->loaded) {
+        free(a);
+        return ios_fail(err, IOSAGE_E_IO, path, "archive", -1,
+                        "cannot load SQLite: %s", ios_sqlite_error());
+    }
     iosage_status st = IOSAGE_OK;
     struct stat sb;
     if (mode == IOSAGE_ARCHIVE_WRITE)
@@ -186,7 +191,7 @@ iosage_status iosage_archive_open(const char *path, int mode,
     int flags = mode == IOSAGE_ARCHIVE_WRITE ? SQLITE_OPEN_READWRITE
                                              : SQLITE_OPEN_READONLY;
     if (st == IOSAGE_OK &&
-        sqlite3_open_v2(path, &a->db, flags | SQLITE_OPEN_NOMUTEX, NULL) !=
+        ios_sqlite()->open_v2(path, &a->db, flags | SQLITE_OPEN_NOMUTEX, NULL) !=
             SQLITE_OK)
         st = ios_archive_fail(a, IOSAGE_E_IO, "cannot open", err);
     if (st == IOSAGE_OK)
@@ -224,8 +229,8 @@ void iosage_archive_close(iosage_archive *a)
     sqlite3_stmt *stmts[] = {a->find, a->touch, a->del, a->ins_log,
                              a->ins_finding, a->ins_change};
     for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++)
-        sqlite3_finalize(stmts[i]);
-    sqlite3_close(a->db);
+        ios_sqlite()->finalize(stmts[i]);
+    ios_sqlite()->close(a->db);
     free(a->dir_given);
     free(a->dir_real);
     free(a);

@@ -5,6 +5,7 @@
  *   select.c  which logs of a batch list need analysing
  *   add.c     one finished batch row into the database
  *   query.c   the queries of `iosage archive` and the dashboard
+ *   sqlite_api.c  the SQLite functions, loaded with dlopen on first use
  */
 #ifndef IOS_ARCHIVE_INTERNAL_H
 #define IOS_ARCHIVE_INTERNAL_H
@@ -29,6 +30,40 @@ struct iosage_archive {
     char *dir_given;       /* the directory last resolved, as given */
     char *dir_real;        /* and resolved (both malloc'd, or NULL) */
 };
+
+/* The SQLite functions used here, loaded with dlopen on first use
+ * (sqlite_api.c): ios_sqlite()->step(s) instead of sqlite3_step(s). Never
+ * NULL; when loaded is 0 the function pointers are not to be called and
+ * ios_sqlite_error() says why ("libsqlite3.so.0: cannot open shared
+ * object file ..."). The header gives only the types and constants. */
+struct ios_sqlite_api {
+    int loaded;
+    __typeof__(&sqlite3_open_v2) open_v2;
+    __typeof__(&sqlite3_close) close;
+    __typeof__(&sqlite3_busy_timeout) busy_timeout;
+    __typeof__(&sqlite3_exec) exec;
+    __typeof__(&sqlite3_errmsg) errmsg;
+    __typeof__(&sqlite3_free) free;
+    __typeof__(&sqlite3_last_insert_rowid) last_insert_rowid;
+    __typeof__(&sqlite3_prepare_v2) prepare_v2;
+    __typeof__(&sqlite3_step) step;
+    __typeof__(&sqlite3_reset) reset;
+    __typeof__(&sqlite3_finalize) finalize;
+    __typeof__(&sqlite3_clear_bindings) clear_bindings;
+    __typeof__(&sqlite3_bind_parameter_count) bind_parameter_count;
+    __typeof__(&sqlite3_bind_int) bind_int;
+    __typeof__(&sqlite3_bind_int64) bind_int64;
+    __typeof__(&sqlite3_bind_double) bind_double;
+    __typeof__(&sqlite3_bind_text) bind_text;
+    __typeof__(&sqlite3_bind_null) bind_null;
+    __typeof__(&sqlite3_column_count) column_count;
+    __typeof__(&sqlite3_column_name) column_name;
+    __typeof__(&sqlite3_column_type) column_type;
+    __typeof__(&sqlite3_column_int64) column_int64;
+    __typeof__(&sqlite3_column_text) column_text;
+};
+const struct ios_sqlite_api *ios_sqlite(void);
+const char *ios_sqlite_error(void);
 
 /* Fill err from the database's last error: "<path>: <what>: <sqlite msg>";
  * returns code. */

@@ -139,13 +139,13 @@ static char *dup_or_null(const unsigned char *s)
 /* The column names of s into t. */
 static int take_columns(sqlite3_stmt *s, iosage_archive_table *t)
 {
-    t->ncol = sqlite3_column_count(s);
+    t->ncol = ios_sqlite()->column_count(s);
     t->cols = calloc((size_t)t->ncol + 1, sizeof *t->cols);
     t->numeric = calloc((size_t)t->ncol + 1, sizeof *t->numeric);
     if (!t->cols || !t->numeric)
         return -1;
     for (int c = 0; c < t->ncol; c++)
-        if (!(t->cols[c] = strdup(sqlite3_column_name(s, c))))
+        if (!(t->cols[c] = strdup(ios_sqlite()->column_name(s, c))))
             return -1;
     return 0;
 }
@@ -164,13 +164,13 @@ static int take_row(sqlite3_stmt *s, iosage_archive_table *t, size_t *cap)
     }
     char **row = t->cells + t->nrow * n;
     for (size_t c = 0; c < n; c++) {
-        int type = sqlite3_column_type(s, (int)c);
+        int type = ios_sqlite()->column_type(s, (int)c);
         row[c] = NULL;
         if (type == SQLITE_NULL)
             continue;
         if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
             t->numeric[c] = 1;
-        if (!(row[c] = dup_or_null(sqlite3_column_text(s, (int)c)))) {
+        if (!(row[c] = dup_or_null(ios_sqlite()->column_text(s, (int)c)))) {
             for (size_t k = 0; k < c; k++)
                 free(row[k]);
             return -1;
@@ -191,26 +191,26 @@ iosage_status iosage_archive_query(iosage_archive *a, int q,
         return ios_fail(err, IOSAGE_E_USAGE, a->path, "archive", -1,
                         "no query %d", q);
     sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(a->db, sql, -1, &s, NULL) != SQLITE_OK)
+    if (ios_sqlite()->prepare_v2(a->db, sql, -1, &s, NULL) != SQLITE_OK)
         return ios_archive_fail(a, IOSAGE_E_IO, "query", err);
-    sqlite3_bind_int64(s, 1, f->since);
-    sqlite3_bind_int64(s, 2, f->until);
-    sqlite3_bind_int64(s, 3, f->limit > 0 ? f->limit : -1);
-    if (sqlite3_bind_parameter_count(s) >= 4)
-        sqlite3_bind_text(s, 4, f->app ? f->app : "", -1, SQLITE_STATIC);
+    ios_sqlite()->bind_int64(s, 1, f->since);
+    ios_sqlite()->bind_int64(s, 2, f->until);
+    ios_sqlite()->bind_int64(s, 3, f->limit > 0 ? f->limit : -1);
+    if (ios_sqlite()->bind_parameter_count(s) >= 4)
+        ios_sqlite()->bind_text(s, 4, f->app ? f->app : "", -1, SQLITE_STATIC);
     iosage_status st = IOSAGE_OK;
     size_t cap = 0;
     int rc = SQLITE_DONE;
     if (take_columns(s, out) != 0)
         st = ios_fail(err, IOSAGE_E_NOMEM, a->path, "archive", -1,
                       "out of memory");
-    while (st == IOSAGE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+    while (st == IOSAGE_OK && (rc = ios_sqlite()->step(s)) == SQLITE_ROW)
         if (take_row(s, out, &cap) != 0)
             st = ios_fail(err, IOSAGE_E_NOMEM, a->path, "archive", -1,
                           "out of memory");
     if (st == IOSAGE_OK && rc != SQLITE_DONE)
         st = ios_archive_fail(a, IOSAGE_E_IO, "query", err);
-    sqlite3_finalize(s);
+    ios_sqlite()->finalize(s);
     if (st != IOSAGE_OK)
         iosage_archive_table_free(out);
     return st;

@@ -65,12 +65,12 @@ static iosage_status insert_change(iosage_archive *a, sqlite3_stmt *ins,
     const struct iosage_pattern *p = iosage_pattern_find(pattern);
     if (!p || !p->change)
         return IOSAGE_OK; /* a pattern this build does not know */
-    sqlite3_reset(ins);
-    sqlite3_bind_int64(ins, 1, log_id);
-    sqlite3_bind_int(ins, 2, rank);
-    sqlite3_bind_text(ins, 3, pattern, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(ins, 4, p->change, -1, SQLITE_STATIC);
-    if (sqlite3_step(ins) != SQLITE_DONE)
+    ios_sqlite()->reset(ins);
+    ios_sqlite()->bind_int64(ins, 1, log_id);
+    ios_sqlite()->bind_int(ins, 2, rank);
+    ios_sqlite()->bind_text(ins, 3, pattern, -1, SQLITE_TRANSIENT);
+    ios_sqlite()->bind_text(ins, 4, p->change, -1, SQLITE_STATIC);
+    if (ios_sqlite()->step(ins) != SQLITE_DONE)
         return ios_archive_fail(a, IOSAGE_E_IO, "migrating to version 2",
                                 err);
     return IOSAGE_OK;
@@ -81,25 +81,25 @@ iosage_status ios_archive_backfill_changes(iosage_archive *a,
 {
     sqlite3_stmt *sel = NULL, *ins = NULL;
     iosage_status st = IOSAGE_OK;
-    if (sqlite3_prepare_v2(a->db,
+    if (ios_sqlite()->prepare_v2(a->db,
             "SELECT log_id, pattern FROM findings WHERE detected = 1 "
             "ORDER BY log_id, score DESC, pattern", -1, &sel, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(a->db,
+        ios_sqlite()->prepare_v2(a->db,
             "INSERT INTO changes(log_id, rank, pattern, change) "
             "VALUES(?1, ?2, ?3, ?4)", -1, &ins, NULL) != SQLITE_OK)
         st = ios_archive_fail(a, IOSAGE_E_IO, "migrating to version 2", err);
     sqlite3_int64 last = -1;
     int rank = 0, rc = SQLITE_DONE;
-    while (st == IOSAGE_OK && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
-        sqlite3_int64 id = sqlite3_column_int64(sel, 0);
+    while (st == IOSAGE_OK && (rc = ios_sqlite()->step(sel)) == SQLITE_ROW) {
+        sqlite3_int64 id = ios_sqlite()->column_int64(sel, 0);
         rank = id == last ? rank + 1 : 1;
         last = id;
         st = insert_change(a, ins, id, rank,
-                           (const char *)sqlite3_column_text(sel, 1), err);
+                           (const char *)ios_sqlite()->column_text(sel, 1), err);
     }
     if (st == IOSAGE_OK && rc != SQLITE_DONE)
         st = ios_archive_fail(a, IOSAGE_E_IO, "migrating to version 2", err);
-    sqlite3_finalize(sel);
-    sqlite3_finalize(ins);
+    ios_sqlite()->finalize(sel);
+    ios_sqlite()->finalize(ins);
     return st;
 }

@@ -54,12 +54,12 @@ static void file_hash(const char *path, char hex[17])
 static iosage_status prepare(iosage_archive *a, iosage_error *err)
 {
     if (!a->find &&
-        sqlite3_prepare_v2(a->db, "SELECT size, mtime_ns, hash, bundle, "
+        ios_sqlite()->prepare_v2(a->db, "SELECT size, mtime_ns, hash, bundle, "
                            "status FROM logs WHERE path = ?1", -1, &a->find,
                            NULL) != SQLITE_OK)
         return ios_archive_fail(a, IOSAGE_E_IO, "prepare", err);
     if (!a->touch &&
-        sqlite3_prepare_v2(a->db, "UPDATE logs SET size = ?2, mtime_ns = ?3 "
+        ios_sqlite()->prepare_v2(a->db, "UPDATE logs SET size = ?2, mtime_ns = ?3 "
                            "WHERE path = ?1", -1, &a->touch, NULL) != SQLITE_OK)
         return ios_archive_fail(a, IOSAGE_E_IO, "prepare", err);
     return IOSAGE_OK;
@@ -74,17 +74,17 @@ static enum verdict judge(iosage_archive *a, const char *path,
 {
     int64_t size, mtime;
     file_identity(path, &size, &mtime);
-    sqlite3_reset(a->find);
-    sqlite3_bind_text(a->find, 1, key, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(a->find) != SQLITE_ROW)
+    ios_sqlite()->reset(a->find);
+    ios_sqlite()->bind_text(a->find, 1, key, -1, SQLITE_TRANSIENT);
+    if (ios_sqlite()->step(a->find) != SQLITE_ROW)
         return FRESH;
-    const char *hash = (const char *)sqlite3_column_text(a->find, 2);
-    const char *old_bundle = (const char *)sqlite3_column_text(a->find, 3);
-    const char *status = (const char *)sqlite3_column_text(a->find, 4);
+    const char *hash = (const char *)ios_sqlite()->column_text(a->find, 2);
+    const char *old_bundle = (const char *)ios_sqlite()->column_text(a->find, 3);
+    const char *status = (const char *)ios_sqlite()->column_text(a->find, 4);
     int other_bundle = reanalyze && strcmp(status, "error") != 0 &&
                        strcmp(old_bundle, bundle) != 0;
-    if (sqlite3_column_int64(a->find, 0) == size &&
-        sqlite3_column_int64(a->find, 1) == mtime)
+    if (ios_sqlite()->column_int64(a->find, 0) == size &&
+        ios_sqlite()->column_int64(a->find, 1) == mtime)
         return other_bundle ? REANALYZE : UNCHANGED;
     char now[17];
     file_hash(path, now);
@@ -92,11 +92,11 @@ static enum verdict judge(iosage_archive *a, const char *path,
         return CHANGED;
     if (other_bundle)
         return REANALYZE;
-    sqlite3_reset(a->touch);
-    sqlite3_bind_text(a->touch, 1, key, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(a->touch, 2, size);
-    sqlite3_bind_int64(a->touch, 3, mtime);
-    return sqlite3_step(a->touch) == SQLITE_DONE ? TOUCHED : CHANGED;
+    ios_sqlite()->reset(a->touch);
+    ios_sqlite()->bind_text(a->touch, 1, key, -1, SQLITE_TRANSIENT);
+    ios_sqlite()->bind_int64(a->touch, 2, size);
+    ios_sqlite()->bind_int64(a->touch, 3, mtime);
+    return ios_sqlite()->step(a->touch) == SQLITE_DONE ? TOUCHED : CHANGED;
 }
 
 iosage_status iosage_archive_select(iosage_archive *a,
@@ -128,7 +128,7 @@ iosage_status iosage_archive_select(iosage_archive *a,
                                         err);
     }
     if (a->find)
-        sqlite3_reset(a->find);
+        ios_sqlite()->reset(a->find);
     if (counts)
         *counts = c;
     return st;
