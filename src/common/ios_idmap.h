@@ -12,9 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct ios_idmap_slot {
+    uint64_t key;
+    size_t val;     /* index + 1; 0 marks an empty slot */
+};
+
 typedef struct ios_idmap {
-    uint64_t *keys;
-    size_t *vals;   /* index + 1; 0 marks an empty slot */
+    struct ios_idmap_slot *slots;
     size_t n, cap;  /* cap: 0 or a power of two */
 } ios_idmap;
 
@@ -28,6 +32,10 @@ int ios_idmap_get(const ios_idmap *m, uint64_t id, size_t *index);
 /* Map id to index (replacing an earlier index of id). 0, or -1 when out of
  * memory (the map is unchanged then). */
 int ios_idmap_put(ios_idmap *m, uint64_t id, size_t index);
+
+/* Make room for n entries in all without growing again. 0, or -1 when out
+ * of memory (the map is unchanged then). */
+int ios_idmap_reserve(ios_idmap *m, size_t n);
 
 void ios_idmap_free(ios_idmap *m);
 

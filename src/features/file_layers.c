@@ -604,8 +604,23 @@ void fl_table_free(struct fl_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* Room for n files in the array and the map from the start: growing them
+ * by doubling copied the array and rehashed the map about log2(n) times,
+ * and touched two to three times the memory they end with. */
+static int reserve_files(struct fl_table *t, size_t n)
+{
+    if (n == 0)
+        return 0;
+    t->files = ios_big_malloc(n * sizeof *t->files);
+    if (!t->files)
+        return -1;
+    t->cap = n;
+    return ios_idmap_reserve(&t->map, n);
+}
+
 iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
-                             double run_time, struct fl_table *t)
+                             double run_time, size_t files_hint,
+                             struct fl_table *t)
 {
     memset(t, 0, sizeof *t);
     /* The job's rank count and run time are the file table's, so that the
@@ -615,7 +630,8 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
         t->nprocs = MAX_RANKS;
     t->run_time = run_time;
     t->layers = ios_arena_create();
-    if (!t->layers || fold_all(log, t) != IOSAGE_OK ||
+    if (!t->layers || reserve_files(t, files_hint) != 0 ||
+        fold_all(log, t) != IOSAGE_OK ||
         !(t->scratch = ios_big_calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;

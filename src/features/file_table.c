@@ -301,15 +301,18 @@ static void settle_file(struct build *b, size_t from, size_t to)
     }
 }
 
-static void settle_files(struct build *b)
+/* Settle every file; returns how many file ids the rows hold. */
+static size_t settle_files(struct build *b)
 {
-    size_t from = 0, n = b->t->n_rows;
+    size_t from = 0, n = b->t->n_rows, files = 0;
     for (size_t i = 1; i <= n; i++) {
         if (i < n && b->t->rows[i].id == b->t->rows[from].id)
             continue;
         settle_file(b, from, i);
+        files++;
         from = i;
     }
+    return files;
 }
 
 /* --- 5. Lustre --------------------------------------------------------------- */
@@ -483,12 +486,12 @@ static int build(struct build *b)
     b->t->job.run_time = run_time(b->log);
     if (build_rows(b) != 0)
         return -1;
-    settle_files(b);
+    size_t files = settle_files(b);
     apply_lustre(b);
     ios_ft_extras(b->t, b->refs, b->row_start, &b->t->priv->extra);
     if (ios_ft_files(b->t) != 0)
         return -1;
-    if (fl_table_build(b->log, b->t->job.nprocs, b->t->job.run_time,
+    if (fl_table_build(b->log, b->t->job.nprocs, b->t->job.run_time, files,
                        &b->t->priv->layers) != IOSAGE_OK)
         return -1;
     if (ios_ranks_estimate(b->t, b->refs, b->row_start) != 0)
