@@ -179,6 +179,10 @@ double ios_quantile(double *v, size_t n, double q);
  * mean rank; NaN for n < 3 or when either is constant. */
 double ios_spearman(const double *a, const double *b, size_t n);
 
+/* The most of the I/O time change_id can save on a run with features x:
+ * the share of the I/O time its operations take (savings_model.c). */
+double ios_saving_cap(const char *change_id, const float *x);
+
 /* --- detect.c ------------------------------------------------------------- */
 
 /* Apply the detection rule to one row: the I/O share gate on io_share

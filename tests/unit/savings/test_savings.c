@@ -2,7 +2,8 @@
  * tests/unit/savings/test_savings.c - the savings files without running
  * anything (iosage/savings.h): the changes file (kernel=, comments, blank
  * lines, line numbers in errors), the savings table (append, read back, a
- * missing file is empty, a damaged row names its line), 1 - 1/r.
+ * missing file is empty, a damaged row names its line), 1 - 1/r, and the
+ * cap of each change's predicted saving.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "iosage/features.h"
 #include "iosage/savings.h"
 #include "model/internal.h"
 #include "testutil.h"
@@ -174,6 +176,34 @@ static void test_predict_without_model(void **state)
     assert_true(p.saving == 0.0);
 }
 
+/* The cap of each change: the share of the I/O time its operations take,
+ * 0 when the log shows none of them, 1 when no share bounds it. */
+static void test_saving_cap(void **state)
+{
+    (void)state;
+    float x[IOSAGE_NUM_FEATURES] = {0};
+    x[iosage_feature_index("job_small_file_time_share")] = 0.25f;
+    x[iosage_feature_index("file_indep_shared_time_share")] = 0.5f;
+    x[iosage_feature_index("rank_time_imbalance")] = 0.125f;
+    x[iosage_feature_index("job_meta_time_share")] = 0.75f;
+    assert_true(fabs(ios_saving_cap("larger_requests", x) - 0.25) < 1e-6);
+    assert_true(fabs(ios_saving_cap("collective_io", x) - 0.5) < 1e-6);
+    assert_true(fabs(ios_saving_cap("balance_io", x) - 0.125) < 1e-6);
+    assert_true(fabs(ios_saving_cap("fewer_files", x) - 0.75) < 1e-6);
+    assert_true(fabs(ios_saving_cap("batch_metadata", x) - 0.75) < 1e-6);
+    assert_true(ios_saving_cap("sequential_access", x) == 0.0);
+    assert_true(ios_saving_cap("read_once", x) == 0.0);
+    /* no sync, no file on one OST: nothing to drop or widen */
+    assert_true(ios_saving_cap("drop_syncs", x) == 0.0);
+    assert_true(ios_saving_cap("stripe_wide", x) == 0.0);
+    x[iosage_feature_index("mpiio_sync_per_write_log")] = 0.3f;
+    x[iosage_feature_index("lustre_single_ost_write_share")] = 1.0f;
+    assert_true(ios_saving_cap("drop_syncs", x) == 1.0);
+    assert_true(ios_saving_cap("stripe_wide", x) == 1.0);
+    /* one file instead of many: no share bounds it */
+    assert_true(ios_saving_cap("shared_file", x) == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_saving_of_ratio),
         cmocka_unit_test(test_rank_statistics),
         cmocka_unit_test(test_predict_without_model),
+        cmocka_unit_test(test_saving_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
