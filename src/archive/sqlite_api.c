@@ -13,11 +13,10 @@
  * ios_sqlite_error() says why; iosage_archive_open checks that before any
  * other function of the table runs, and no archive exists without it.
  */
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 
 #include "internal.h"
+#include "ios_dlib.h"
 
 #define SQLITE_LIBRARY "libsqlite3.so.0"
 
@@ -28,21 +27,14 @@ static char load_error[256];
 /* dlsym, noting the first missing symbol in load_error. */
 static void *sym(void *lib, const char *name)
 {
-    void *p = dlsym(lib, name);
-    if (!p && load_error[0] == '\0')
-        snprintf(load_error, sizeof load_error, "%s: no symbol %s",
-                 SQLITE_LIBRARY, name);
-    return p;
+    return ios_dlib_sym(lib, SQLITE_LIBRARY, name, load_error, sizeof load_error);
 }
 
 static void load(void)
 {
-    void *lib = dlopen(SQLITE_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(load_error, sizeof load_error, "%s", e ? e : SQLITE_LIBRARY);
+    void *lib = ios_dlib_open(SQLITE_LIBRARY, load_error, sizeof load_error);
+    if (!lib)
         return;
-    }
     /* Object pointers from dlsym become function pointers through a
      * cast of the whole table entry (POSIX guarantees this works). */
     api.open_v2 = (__typeof__(api.open_v2))sym(lib, "sqlite3_open_v2");

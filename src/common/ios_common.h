@@ -13,6 +13,8 @@
  *   ios_numfmt.h   numbers for people (three output styles)   (numfmt.c)
  *   ios_runtime.h  the job's run time as darshan-parser prints it
  *                                                             (runtime.c)
+ *   ios_dlib.h     a shared library loaded on first use       (dlib.c;
+ *                  not included here)
  *   ios_mpirun.h   a kernel run under mpirun (gen, validate)  (mpirun.c;
  *                  not included here)
  *   ios_json.h     building JSON with jansson (not included here: only

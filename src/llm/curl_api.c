@@ -12,11 +12,10 @@
  * says why; the entry points of the transport (iosage_llm_open,
  * iosage_llm_chat) check that before any other function of the table runs.
  */
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 
 #include "internal.h"
+#include "ios_dlib.h"
 
 #define CURL_LIBRARY "libcurl.so.4"
 
@@ -27,21 +26,14 @@ static char load_error[256];
 /* dlsym, noting the first missing symbol in load_error. */
 static void *sym(void *lib, const char *name)
 {
-    void *p = dlsym(lib, name);
-    if (!p && load_error[0] == '\0')
-        snprintf(load_error, sizeof load_error, "%s: no symbol %s",
-                 CURL_LIBRARY, name);
-    return p;
+    return ios_dlib_sym(lib, CURL_LIBRARY, name, load_error, sizeof load_error);
 }
 
 static void load(void)
 {
-    void *lib = dlopen(CURL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(load_error, sizeof load_error, "%s", e ? e : CURL_LIBRARY);
+    void *lib = ios_dlib_open(CURL_LIBRARY, load_error, sizeof load_error);
+    if (!lib)
         return;
-    }
     /* Object pointers from dlsym become function pointers through a
      * cast of the whole table entry (POSIX guarantees this works). */
     api.global_init = (__typeof__(api.global_init))sym(lib, "curl_global_init");

@@ -13,12 +13,10 @@
  * "xgboost: libxgboost.so.0: cannot open shared object file" like any
  * other XGBoost error.
  */
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "internal.h"
+#include "ios_dlib.h"
 
 #define XGB_LIBRARY "libxgboost.so.0"
 
@@ -69,11 +67,7 @@ static int no_set_info(DMatrixHandle h, const char *f, const float *a,
 
 static void *sym(void *lib, const char *name)
 {
-    void *p = dlsym(lib, name);
-    if (!p)
-        snprintf(load_error, sizeof load_error, "%s: no symbol %s",
-                 XGB_LIBRARY, name);
-    return p;
+    return ios_dlib_sym(lib, XGB_LIBRARY, name, load_error, sizeof load_error);
 }
 
 /* Fill api with the stand-ins. */
@@ -100,10 +94,8 @@ static void use_missing(void)
 
 static void load(void)
 {
-    void *lib = dlopen(XGB_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    void *lib = ios_dlib_open(XGB_LIBRARY, load_error, sizeof load_error);
     if (!lib) {
-        const char *e = dlerror();
-        snprintf(load_error, sizeof load_error, "%s", e ? e : XGB_LIBRARY);
         use_missing();
         return;
     }
