@@ -16,7 +16,14 @@ export TMPDIR=$work
 cat >"$work/s.sweep" <<'EOS'
 il ior_like 4 1 access_granularity train --api posix --transfer 4k --block 4k --segments 64 --write
 EOS
-"$iosage" gen "$work/s.sweep" -o "$work/out" --pfs lustre-hdd-small -q || fail "gen failed: $(cat "$work"/out/logs/*.out)"
+gen() { "$iosage" gen "$work/s.sweep" -o "$work/out" --pfs lustre-hdd-small -q; }
+# two mpiruns starting together (ctest -j 2) can make one fail to launch
+# (tests/gen/run.sh saw it in CI; this test failed once the same way under
+# `ctest -j 2`, passing when run again): say so and resume once
+if ! gen; then
+  echo "gen --pfs failed once (launch collision?): $(cat "$work"/out/logs/*.out 2>/dev/null | head -5); resuming" >&2
+  gen || fail "gen failed: $(cat "$work"/out/logs/*.out)"
+fi
 log=$work/out/logs/il-r0.darshan
 [ -f "$log" ] || fail "no log"
 dump=$("$iosage" dump "$log") || fail "dump"
