@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,34 +226,54 @@ static float clip_saving(double s)
  * know nothing of it, had predicted up to 30% for dropping the syncs of a
  * run that makes none. Predictions, out-of-fold ones included, are capped. */
 
-/* Feature x[name] of one row (0 when the schema has no such name). */
-static double feature(const float *x, const char *name)
+/* Each capped change: the feature that bounds it, and whether the bound is
+ * the feature itself (a share) or 0/1 (does the log show the operations at
+ * all). drop_syncs has two features: syncs through POSIX or MPI-IO. */
+enum cap_kind { CAP_SHARE, CAP_ANY };
+static struct cap_rule {
+    const char *change_id;
+    const char *feature[2]; /* the second may be NULL */
+    enum cap_kind kind;
+    int index[2];           /* resolved once; -1 when not in the schema */
+} cap_rules[] = {
+    {"larger_requests", {"job_small_file_time_share", NULL}, CAP_SHARE, {-1, -1}},
+    {"sequential_access", {"posix_nonseq_file_time_share", NULL}, CAP_SHARE, {-1, -1}},
+    {"collective_io", {"file_indep_shared_time_share", NULL}, CAP_SHARE, {-1, -1}},
+    {"balance_io", {"rank_time_imbalance", NULL}, CAP_SHARE, {-1, -1}},
+    {"fewer_files", {"job_meta_time_share", NULL}, CAP_SHARE, {-1, -1}},
+    {"batch_metadata", {"job_meta_time_share", NULL}, CAP_SHARE, {-1, -1}},
+    {"read_once", {"reread_time_share", NULL}, CAP_SHARE, {-1, -1}},
+    {"drop_syncs", {"sync_per_write_log", "mpiio_sync_per_write_log"}, CAP_ANY, {-1, -1}},
+    {"stripe_wide", {"lustre_single_ost_write_share", NULL}, CAP_ANY, {-1, -1}},
+};
+#define N_CAP_RULES (sizeof cap_rules / sizeof cap_rules[0])
+static pthread_once_t cap_once = PTHREAD_ONCE_INIT;
+
+/* The rules' feature indexes, looked up by name once: a prediction runs
+ * for every change of every log of a batch. */
+static void resolve_cap_rules(void)
 {
-    int i = iosage_feature_index(name);
-    return i >= 0 ? x[i] : 0;
+    for (size_t r = 0; r < N_CAP_RULES; r++)
+        for (int k = 0; k < 2; k++)
+            cap_rules[r].index[k] = cap_rules[r].feature[k]
+                                        ? iosage_feature_index(cap_rules[r].feature[k])
+                                        : -1;
 }
 
 double ios_saving_cap(const char *change_id, const float *x)
 {
-    if (strcmp(change_id, "larger_requests") == 0)
-        return feature(x, "job_small_file_time_share");
-    if (strcmp(change_id, "sequential_access") == 0)
-        return feature(x, "posix_nonseq_file_time_share");
-    if (strcmp(change_id, "collective_io") == 0)
-        return feature(x, "file_indep_shared_time_share");
-    if (strcmp(change_id, "balance_io") == 0)
-        return feature(x, "rank_time_imbalance");
-    if (strcmp(change_id, "fewer_files") == 0 ||
-        strcmp(change_id, "batch_metadata") == 0)
-        return feature(x, "job_meta_time_share");
-    if (strcmp(change_id, "read_once") == 0)
-        return feature(x, "reread_time_share");
-    if (strcmp(change_id, "drop_syncs") == 0)
-        return feature(x, "sync_per_write_log") > 0 ||
-               feature(x, "mpiio_sync_per_write_log") > 0;
-    if (strcmp(change_id, "stripe_wide") == 0)
-        return feature(x, "lustre_single_ost_write_share") > 0;
-    return 1;
+    pthread_once(&cap_once, resolve_cap_rules);
+    for (size_t r = 0; r < N_CAP_RULES; r++) {
+        const struct cap_rule *c = &cap_rules[r];
+        if (strcmp(c->change_id, change_id) != 0)
+            continue;
+        double v0 = c->index[0] >= 0 ? x[c->index[0]] : 0;
+        double v1 = c->index[1] >= 0 ? x[c->index[1]] : 0;
+        if (c->kind == CAP_SHARE)
+            return v0;
+        return v0 > 0 || v1 > 0;
+    }
+    return 1; /* shared_file and any change without a rule */
 }
 
 /* The rows of change_id (measured, then healthy) into a new array. */
