@@ -7,6 +7,9 @@
  * bulk RPCs at once; each crosses the client's link (client_mibs), half a
  * round trip of network, queues on its target (ost_*_rpc_us plus bytes at
  * the target's bandwidth) and comes back in the other half round trip.
+ * On a profile with seeks (HDD targets), an RPC that does not start where
+ * one of its target's recent streams ended, and any write smaller than a
+ * whole RPC, also pays ost_*_seek_us.
  *
  * Writes go to the client's cache. Bytes that continue the previous write
  * in the same object merge into one RPC up to rpc_size; a full RPC is sent
@@ -144,11 +147,60 @@ double pfs_md(const struct pfs_profile *p, struct pfs_shared *sh,
                              p->md_us[op] * 1e-6) + half;
 }
 
-/* Send one bulk RPC of `bytes` to target `ost` at time t; returns when it
- * completes. The client waits for a free slot (its rpcs_in_flight-th last
- * RPC) and for its link. */
+/* The target holding object `obj` of a file. */
+static int obj_ost(const struct pfs_profile *p, const struct pfs_file *f,
+                   int obj)
+{
+    return (f->lay.first_ost + obj) % p->ost_count;
+}
+
+/* Whether an RPC of `bytes` at `off` of object `obj` of file `key`
+ * starts where one of its target's streams ended; the stream moves on to
+ * the RPC's end, or the RPC starts a new one in place of the oldest. */
+static int stream_continues(struct pfs_streams *s, uint64_t key, int obj,
+                            uint64_t off, uint64_t bytes)
+{
+    for (int i = 0; i < PFS_STREAMS; i++)
+        if (s->file_key[i] == key && s->obj[i] == obj && s->end[i] == off) {
+            s->end[i] = off + bytes;
+            return 1;
+        }
+    uint32_t k = s->next++ % PFS_STREAMS;
+    s->file_key[k] = key;
+    s->obj[k] = obj;
+    s->end[k] = off + bytes;
+    return 0;
+}
+
+/* What one RPC of `bytes` costs its target: the per-RPC overhead, the
+ * bytes at the target's bandwidth and, on a profile with seeks, a seek
+ * unless the RPC continues one of the target's streams. A write smaller
+ * than a whole RPC (rpc.size, or the stripe when it is smaller) always
+ * pays the seek: a RAID6 target reads the old data and parity of a
+ * partial stripe before writing it. */
+static double rpc_service(const struct pfs_profile *p, struct pfs_shared *sh,
+                          const struct pfs_file *f, int obj, uint64_t obj_off,
+                          uint64_t bytes, int is_write)
+{
+    int ost = obj_ost(p, f, obj);
+    double bw = (is_write ? p->ost_write_mibs : p->ost_read_mibs) * MIB;
+    double per_rpc = is_write ? p->ost_write_rpc_us : p->ost_read_rpc_us;
+    double seek = is_write ? p->ost_write_seek_us : p->ost_read_seek_us;
+    uint64_t whole = f->lay.stripe_size < p->rpc_size ? f->lay.stripe_size
+                                                      : p->rpc_size;
+    int continues = stream_continues(&sh->srv.ost_streams[ost], f->key, obj,
+                                     obj_off, bytes);
+    if (continues && !(is_write && bytes < whole))
+        seek = 0;
+    return (per_rpc + seek) * 1e-6 + (double)bytes / bw;
+}
+
+/* Send one bulk RPC of `bytes` at `obj_off` of object `obj` of file f at
+ * time t; returns when it completes. The client waits for a free slot
+ * (its rpcs_in_flight-th last RPC) and for its link. */
 static double send_rpc(const struct pfs_profile *p, struct pfs_shared *sh,
-                       struct pfs_client *c, int ost, uint64_t bytes,
+                       struct pfs_client *c, const struct pfs_file *f,
+                       int obj, uint64_t obj_off, uint64_t bytes,
                        int is_write, double t)
 {
     double half = p->net_latency_us * 0.5e-6;
@@ -159,10 +211,9 @@ static double send_rpc(const struct pfs_profile *p, struct pfs_shared *sh,
     start = max2(start, c->link_free);
     c->link_free = start + (double)bytes / (p->client_mibs * MIB);
     double arrive = c->link_free + half;
-    double bw = (is_write ? p->ost_write_mibs : p->ost_read_mibs) * MIB;
-    double per_rpc = is_write ? p->ost_write_rpc_us : p->ost_read_rpc_us;
-    double done = pfs_calendar_book(&sh->srv.ost[ost], arrive,
-                                    per_rpc * 1e-6 + (double)bytes / bw) + half;
+    double done = pfs_calendar_book(&sh->srv.ost[obj_ost(p, f, obj)], arrive,
+                                    rpc_service(p, sh, f, obj, obj_off, bytes,
+                                                is_write)) + half;
     struct pfs_rpc *r = &c->ring[c->nsent % PFS_RING];
     r->done = done;
     r->bytes = is_write ? bytes : 0;
@@ -212,13 +263,6 @@ static double dirty_below(const struct pfs_client *c, uint64_t limit,
 
 /* --- layout and locks -------------------------------------------------- */
 
-/* The target holding object `obj` of a file. */
-static int obj_ost(const struct pfs_profile *p, const struct pfs_file *f,
-                   int obj)
-{
-    return (f->lay.first_ost + obj) % p->ost_count;
-}
-
 /* The lock slot of stripe `chunk` of file `key` (taken over when another
  * lock had it). */
 static struct pfs_lock *lock_slot(struct pfs_shared *sh, uint64_t key,
@@ -254,9 +298,11 @@ static double take_lock(const struct pfs_profile *p, struct pfs_shared *sh,
              * RPC does not count against this client's slots */
             double half = p->net_latency_us * 0.5e-6;
             int ost = obj_ost(p, f, obj);
+            /* where the holder's dirty bytes lie is not kept: the flush
+             * is charged as a partial write (with a seek) */
             double flushed = pfs_calendar_book(
                 &sh->srv.ost[ost], t + half,
-                p->ost_write_rpc_us * 1e-6 +
+                (p->ost_write_rpc_us + p->ost_write_seek_us) * 1e-6 +
                     (double)l->dirty / (p->ost_write_mibs * MIB));
             sh->cnt.write_rpcs++;
             sh->cnt.write_bytes += l->dirty;
@@ -281,7 +327,7 @@ static void send_partial(const struct pfs_profile *p, struct pfs_shared *sh,
         return;
     struct pfs_lock *l = lock_slot(sh, f->key, f->part_chunk);
     if (l->owner == c->id && l->gen == f->part_gen) {
-        send_rpc(p, sh, c, obj_ost(p, f, f->part_obj), f->part_len, 1, t);
+        send_rpc(p, sh, c, f, f->part_obj, f->part_start, f->part_len, 1, t);
         l->dirty = 0;
     }
     f->part_obj = -1;
@@ -420,7 +466,9 @@ static double fetch(const struct pfs_profile *p, struct pfs_shared *sh,
         if (l->owner != 0 && l->owner != c->id && l->dirty > 0)
             ts = take_lock(p, sh, c, f, chunk, t);
         int obj = (int)(chunk % f->lay.stripe_count);
-        double done = send_rpc(p, sh, c, obj_ost(p, f, obj), n, 0, ts);
+        uint64_t obj_off =
+            (uint64_t)(chunk / f->lay.stripe_count) * ss + pos % ss;
+        double done = send_rpc(p, sh, c, f, obj, obj_off, n, 0, ts);
         cache_add(p, f, pos, pos + n, done);
         if (pos < need_end)
             need_done = max2(need_done, done);

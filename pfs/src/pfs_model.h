@@ -27,6 +27,7 @@
 #define PFS_LOCK_SLOTS 65536   /* extent locks remembered job wide */
 #define PFS_MAX_STRIPES 1024   /* stripe_count limit */
 #define PFS_BUSY 16            /* busy intervals remembered per server */
+#define PFS_STREAMS 16         /* sequential streams a target keeps track of */
 
 /* Metadata operations, each with its own service time on a server. */
 enum pfs_md_op {
@@ -56,6 +57,9 @@ struct pfs_profile {
     double ost_read_mibs;
     double ost_write_rpc_us;        /* per-RPC service overhead on the target */
     double ost_read_rpc_us;
+    double ost_write_seek_us;       /* added to an RPC that continues none of
+                                     * its target's streams (0: no seeks) */
+    double ost_read_seek_us;
     double ost_commit_us;           /* a commit (fsync) on the target */
     uint64_t rpc_size;              /* largest bulk RPC */
     int rpcs_in_flight;             /* per client */
@@ -79,10 +83,21 @@ struct pfs_calendar {
     double start[PFS_BUSY], end[PFS_BUSY];
 };
 
+/* Where a target's recent RPCs ended: an RPC that starts where one of
+ * them ended (same file, same object) continues that stream and needs no
+ * seek. The oldest stream is forgotten first. */
+struct pfs_streams {
+    uint64_t file_key[PFS_STREAMS];
+    int32_t obj[PFS_STREAMS];
+    uint64_t end[PFS_STREAMS];
+    uint32_t next;                  /* the slot a new stream takes */
+};
+
 /* The servers, shared by every process of a job (in shared memory). */
 struct pfs_servers {
     struct pfs_calendar mds[PFS_MAX_MDS];
     struct pfs_calendar ost[PFS_MAX_OST];
+    struct pfs_streams ost_streams[PFS_MAX_OST];
     uint32_t next_ost;              /* round-robin start of the next new file */
 };
 

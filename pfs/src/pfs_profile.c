@@ -127,6 +127,8 @@ static int set_key(struct pfs_profile *p, const char *key, const char *val)
         {"ost.read_mibs", &p->ost_read_mibs},
         {"ost.write_rpc_us", &p->ost_write_rpc_us},
         {"ost.read_rpc_us", &p->ost_read_rpc_us},
+        {"ost.write_seek_us", &p->ost_write_seek_us},
+        {"ost.read_seek_us", &p->ost_read_seek_us},
         {"ost.commit_us", &p->ost_commit_us},
         {"lock.revoke_us", &p->lock_revoke_us},
     };

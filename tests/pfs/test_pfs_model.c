@@ -376,6 +376,87 @@ static void test_read_cache(void **state)
     free(sh);
 }
 
+/* With seeks: 1 MiB writes in offset order pay the seek once (the first
+ * RPC starts a stream), in a shuffled order every RPC that does not start
+ * where another ended pays it; a partial write always pays it; reads that
+ * continue a stream do not. Without seek keys nothing changes. */
+static void test_seeks(void **state)
+{
+    (void)state;
+    struct pfs_profile p;
+    load_round(&p);
+    assert_true(p.ost_write_seek_us == 0 && p.ost_read_seek_us == 0);
+    p.ost_write_seek_us = 4000;
+    p.ost_read_seek_us = 2000;
+    p.rpcs_in_flight = 1;  /* one RPC at a time: the sum is the time */
+    const double link = 1e-3, wire = 10e-6;     /* 1 MiB at 1000 MiB/s */
+    const double rpc = 1e-3 + 1.0 / 100;         /* write service, 1 MiB */
+    const double seek = 4e-3;
+
+    /* in order: 0, 1, 2, 3 MiB */
+    struct pfs_shared *sh = new_shared();
+    struct pfs_client c = {.id = 1};
+    struct pfs_layout lay = pfs_layout_new(&p, &sh->srv, 0, 0);
+    struct pfs_file f;
+    pfs_file_init(&f, 7, &lay);
+    double t = 0;
+    for (int i = 0; i < 4; i++)
+        t = pfs_write(&p, sh, &c, &f, (uint64_t)i << 20, 1u << 20, t);
+    double in_order = pfs_fsync(&p, sh, &c, &f, t) - p.ost_commit_us * 1e-6;
+    /* each RPC: link, wire, service, wire; one seek, then a stream */
+    assert_true(near(in_order, 4 * (link + 2 * wire + rpc) + seek + 2 * wire,
+                     1e-7));
+
+    /* backwards: 3, 2, 1, 0 MiB; none starts where another ended */
+    memset(sh, 0, sizeof *sh);
+    memset(&c, 0, sizeof c);
+    c.id = 1;
+    pfs_file_init(&f, 7, &lay);
+    const int order[] = {3, 2, 1, 0};
+    t = 0;
+    for (int i = 0; i < 4; i++)
+        t = pfs_write(&p, sh, &c, &f, (uint64_t)order[i] << 20, 1u << 20, t);
+    double shuffled = pfs_fsync(&p, sh, &c, &f, t) - p.ost_commit_us * 1e-6;
+    assert_true(near(shuffled - in_order, 3 * seek, 1e-7));
+
+    /* two interleaved streams, 0, 2, 1, 3 MiB: 0 and 2 pay the seek, 1
+     * continues 0 and 3 continues 2 (the target keeps several streams) */
+    memset(sh, 0, sizeof *sh);
+    memset(&c, 0, sizeof c);
+    c.id = 1;
+    pfs_file_init(&f, 7, &lay);
+    const int two_streams[] = {0, 2, 1, 3};
+    t = 0;
+    for (int i = 0; i < 4; i++)
+        t = pfs_write(&p, sh, &c, &f, (uint64_t)two_streams[i] << 20,
+                      1u << 20, t);
+    double streams = pfs_fsync(&p, sh, &c, &f, t) - p.ost_commit_us * 1e-6;
+    assert_true(near(streams - in_order, seek, 1e-7));
+
+    /* a partial write at the end of a stream still pays the seek */
+    double before = pfs_fsync(&p, sh, &c, &f, 10.0);
+    double small = pfs_write(&p, sh, &c, &f, 4u << 20, 4096, before);
+    double small_done = pfs_fsync(&p, sh, &c, &f, small) - p.ost_commit_us * 1e-6;
+    assert_true(near(small_done - before,
+                     4096 / (1000 * MIB) + 2 * wire + 1e-3 + seek +
+                         4096 / (100 * MIB) + 2 * wire,
+                     1e-7));
+
+    /* reads: 1 MiB from 8 MiB, then 9 MiB (far from the write streams) */
+    memset(sh, 0, sizeof *sh);
+    memset(&c, 0, sizeof c);
+    c.id = 1;
+    p.readahead_max = 0;
+    pfs_file_init(&f, 9, &lay);
+    uint64_t size = 64u << 20;
+    double r1 = pfs_read(&p, sh, &c, &f, 8u << 20, 1u << 20, size, 0);
+    double read_rpc = 0.5e-3 + 1.0 / 200;
+    assert_true(near(r1, link + 2 * wire + read_rpc + 2e-3, 1e-7));
+    double r2 = pfs_read(&p, sh, &c, &f, 9u << 20, 1u << 20, size, r1);
+    assert_true(near(r2 - r1, link + 2 * wire + read_rpc, 1e-7));
+    free(sh);
+}
+
 /* The calendar fills idle time before a later booking. */
 static void test_calendar(void **state)
 {
@@ -406,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_striping_scale),
         cmocka_unit_test(test_layout_round_robin),
         cmocka_unit_test(test_read_cache),
+        cmocka_unit_test(test_seeks),
         cmocka_unit_test(test_calendar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
