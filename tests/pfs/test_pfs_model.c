@@ -376,8 +376,26 @@ static void test_read_cache(void **state)
     free(sh);
 }
 
+/* Fresh servers and client, a new file (key 7, default layout), and 1 MiB
+ * writes at order[i] MiB; returns when the fsync that follows ends, less
+ * its commit. */
+static double write_mib_order(const struct pfs_profile *p,
+                              struct pfs_shared *sh, struct pfs_client *c,
+                              struct pfs_file *f, const int *order, int n)
+{
+    memset(sh, 0, sizeof *sh);
+    memset(c, 0, sizeof *c);
+    c->id = 1;
+    struct pfs_layout lay = pfs_layout_new(p, &sh->srv, 0, 0);
+    pfs_file_init(f, 7, &lay);
+    double t = 0;
+    for (int i = 0; i < n; i++)
+        t = pfs_write(p, sh, c, f, (uint64_t)order[i] << 20, 1u << 20, t);
+    return pfs_fsync(p, sh, c, f, t) - p->ost_commit_us * 1e-6;
+}
+
 /* With seeks: 1 MiB writes in offset order pay the seek once (the first
- * RPC starts a stream), in a shuffled order every RPC that does not start
+ * RPC starts a stream), in another order every RPC that does not start
  * where another ended pays it; a partial write always pays it; reads that
  * continue a stream do not. Without seek keys nothing changes. */
 static void test_seeks(void **state)
@@ -392,46 +410,26 @@ static void test_seeks(void **state)
     const double link = 1e-3, wire = 10e-6;     /* 1 MiB at 1000 MiB/s */
     const double rpc = 1e-3 + 1.0 / 100;         /* write service, 1 MiB */
     const double seek = 4e-3;
-
-    /* in order: 0, 1, 2, 3 MiB */
     struct pfs_shared *sh = new_shared();
-    struct pfs_client c = {.id = 1};
-    struct pfs_layout lay = pfs_layout_new(&p, &sh->srv, 0, 0);
+    struct pfs_client c;
     struct pfs_file f;
-    pfs_file_init(&f, 7, &lay);
-    double t = 0;
-    for (int i = 0; i < 4; i++)
-        t = pfs_write(&p, sh, &c, &f, (uint64_t)i << 20, 1u << 20, t);
-    double in_order = pfs_fsync(&p, sh, &c, &f, t) - p.ost_commit_us * 1e-6;
-    /* each RPC: link, wire, service, wire; one seek, then a stream */
-    assert_true(near(in_order, 4 * (link + 2 * wire + rpc) + seek + 2 * wire,
-                     1e-7));
 
-    /* backwards: 3, 2, 1, 0 MiB; none starts where another ended */
-    memset(sh, 0, sizeof *sh);
-    memset(&c, 0, sizeof c);
-    c.id = 1;
-    pfs_file_init(&f, 7, &lay);
-    const int order[] = {3, 2, 1, 0};
-    t = 0;
-    for (int i = 0; i < 4; i++)
-        t = pfs_write(&p, sh, &c, &f, (uint64_t)order[i] << 20, 1u << 20, t);
-    double shuffled = pfs_fsync(&p, sh, &c, &f, t) - p.ost_commit_us * 1e-6;
-    assert_true(near(shuffled - in_order, 3 * seek, 1e-7));
+    /* in order: each RPC crosses the link and the wire, is served and
+     * comes back; one seek, then a stream */
+    const int in_order[] = {0, 1, 2, 3};
+    double seq = write_mib_order(&p, sh, &c, &f, in_order, 4);
+    assert_true(near(seq, 4 * (link + 2 * wire + rpc) + seek + 2 * wire, 1e-7));
 
-    /* two interleaved streams, 0, 2, 1, 3 MiB: 0 and 2 pay the seek, 1
-     * continues 0 and 3 continues 2 (the target keeps several streams) */
-    memset(sh, 0, sizeof *sh);
-    memset(&c, 0, sizeof c);
-    c.id = 1;
-    pfs_file_init(&f, 7, &lay);
+    /* backwards: none starts where another ended */
+    const int backwards[] = {3, 2, 1, 0};
+    assert_true(near(write_mib_order(&p, sh, &c, &f, backwards, 4) - seq,
+                     3 * seek, 1e-7));
+
+    /* two interleaved streams: 0 and 2 pay the seek, 1 continues 0 and 3
+     * continues 2 (the target keeps several streams) */
     const int two_streams[] = {0, 2, 1, 3};
-    t = 0;
-    for (int i = 0; i < 4; i++)
-        t = pfs_write(&p, sh, &c, &f, (uint64_t)two_streams[i] << 20,
-                      1u << 20, t);
-    double streams = pfs_fsync(&p, sh, &c, &f, t) - p.ost_commit_us * 1e-6;
-    assert_true(near(streams - in_order, seek, 1e-7));
+    assert_true(near(write_mib_order(&p, sh, &c, &f, two_streams, 4) - seq,
+                     seek, 1e-7));
 
     /* a partial write at the end of a stream still pays the seek */
     double before = pfs_fsync(&p, sh, &c, &f, 10.0);
@@ -443,6 +441,7 @@ static void test_seeks(void **state)
                      1e-7));
 
     /* reads: 1 MiB from 8 MiB, then 9 MiB (far from the write streams) */
+    struct pfs_layout lay = f.lay;
     memset(sh, 0, sizeof *sh);
     memset(&c, 0, sizeof c);
     c.id = 1;
