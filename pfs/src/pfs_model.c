@@ -172,26 +172,27 @@ static int stream_continues(struct pfs_streams *s, uint64_t key, int obj,
     return 0;
 }
 
-/* What one RPC of `bytes` costs its target: the per-RPC overhead, the
+/* What one RPC of `bytes` costs target `ost`: the per-RPC overhead, the
  * bytes at the target's bandwidth and, on a profile with seeks, a seek
- * unless the RPC continues one of the target's streams. A write smaller
- * than a whole RPC (rpc.size, or the stripe when it is smaller) always
- * pays the seek: a RAID6 target reads the old data and parity of a
- * partial stripe before writing it. */
+ * unless the RPC continues one of the target's streams (kept only on such
+ * a profile). A write smaller than a whole RPC (rpc.size, or the stripe
+ * when it is smaller) always pays the seek: a RAID6 target reads the old
+ * data and parity of a partial stripe before writing it. */
 static double rpc_service(const struct pfs_profile *p, struct pfs_shared *sh,
-                          const struct pfs_file *f, int obj, uint64_t obj_off,
-                          uint64_t bytes, int is_write)
+                          const struct pfs_file *f, int ost, int obj,
+                          uint64_t obj_off, uint64_t bytes, int is_write)
 {
-    int ost = obj_ost(p, f, obj);
     double bw = (is_write ? p->ost_write_mibs : p->ost_read_mibs) * MIB;
     double per_rpc = is_write ? p->ost_write_rpc_us : p->ost_read_rpc_us;
     double seek = is_write ? p->ost_write_seek_us : p->ost_read_seek_us;
-    uint64_t whole = f->lay.stripe_size < p->rpc_size ? f->lay.stripe_size
-                                                      : p->rpc_size;
-    int continues = stream_continues(&sh->srv.ost_streams[ost], f->key, obj,
-                                     obj_off, bytes);
-    if (continues && !(is_write && bytes < whole))
-        seek = 0;
+    if (p->ost_write_seek_us > 0 || p->ost_read_seek_us > 0) {
+        uint64_t whole = f->lay.stripe_size < p->rpc_size ? f->lay.stripe_size
+                                                          : p->rpc_size;
+        int continues = stream_continues(&sh->srv.ost_streams[ost], f->key,
+                                         obj, obj_off, bytes);
+        if (continues && !(is_write && bytes < whole))
+            seek = 0;
+    }
     return (per_rpc + seek) * 1e-6 + (double)bytes / bw;
 }
 
@@ -211,9 +212,10 @@ static double send_rpc(const struct pfs_profile *p, struct pfs_shared *sh,
     start = max2(start, c->link_free);
     c->link_free = start + (double)bytes / (p->client_mibs * MIB);
     double arrive = c->link_free + half;
-    double done = pfs_calendar_book(&sh->srv.ost[obj_ost(p, f, obj)], arrive,
-                                    rpc_service(p, sh, f, obj, obj_off, bytes,
-                                                is_write)) + half;
+    int ost = obj_ost(p, f, obj);
+    double done = pfs_calendar_book(&sh->srv.ost[ost], arrive,
+                                    rpc_service(p, sh, f, ost, obj, obj_off,
+                                                bytes, is_write)) + half;
     struct pfs_rpc *r = &c->ring[c->nsent % PFS_RING];
     r->done = done;
     r->bytes = is_write ? bytes : 0;
