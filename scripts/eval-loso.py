@@ -17,9 +17,10 @@ few) and once in validation, labels from LABELS.tsv (what `iosage label`
 says); then `iosage detect` on the source's logs. Prints micro precision,
 recall and F1, healthy runs flagged and per-pattern counts over all
 sources, beside models/default (generated runs only) on the same logs.
-Measured 2026-12-04 (docs/evaluation.md): the real logs of other sources
-did not help (micro F1 0.730 against 0.747 with feature schema 2; 0.712
-against 0.737 with schema 1), so they are not trained on.
+Measured 2026-12-04 and again 2026-12-05 (docs/evaluation.md): the real
+logs of other sources did not help (micro F1 0.740 against 0.757 with the
+one-OST floor of 2026-12-05; 0.730 against 0.747 before it; 0.712 against
+0.737 with schema 1), so they are not trained on.
 """
 import csv, json, os, subprocess, sys
 

@@ -88,6 +88,12 @@ struct iosage_pattern_floor {
     int time_share;       /* 1: a share of the job's I/O time, not measured
                              when the log has no I/O time (then the floor
                              does not apply) */
+    const char *also;     /* NULL, or a second feature that must reach
+                             also_min as well for this floor to be reached
+                             (a quantity that means the pattern only in
+                             some files: one OST is narrow for a shared
+                             file, the usual layout for a file per rank) */
+    double also_min;
 };
 
 struct iosage_pattern {
@@ -140,7 +146,9 @@ IOSAGE_API int iosage_pattern_index(const char *id);
  * floors (or has p none, or are its floors not measured)? 1 yes: p may be
  * reported; 0 no: it is never reported, and when why is not NULL it gets
  * the values against their floors, e.g. "rank_time_imbalance 0.045 <
- * 0.2, rank_bytes_imbalance 0.0123 < 0.2" (NUL-terminated, cut to size). */
+ * 0.2, rank_bytes_imbalance 0.0123 < 0.2", or for a floor with a second
+ * feature whose first is reached "lustre_single_ost_write_share 1 but
+ * file_shared_byte_share 0 < 0.1" (NUL-terminated, cut to size). */
 IOSAGE_API int iosage_pattern_floor_met(const struct iosage_pattern *p,
                                         const float *x, char *why,
                                         size_t size);

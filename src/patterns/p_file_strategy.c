@@ -158,8 +158,8 @@ static const struct iosage_pattern_change changes[] = {
  * score, below data files per rank: at least 0.05 (one file per 20 ranks;
  * lg(0.05) = 0.0212). */
 static const struct iosage_pattern_floor floors[] = {
-    {"file_per_rank_log", 0.0212, 0},
-    {NULL, 0.0, 0},
+    {"file_per_rank_log", 0.0212, 0, NULL, 0.0},
+    {NULL, 0.0, 0, NULL, 0.0},
 };
 
 const struct iosage_pattern ios_pattern_file_strategy = {

@@ -147,8 +147,8 @@ static const struct iosage_pattern_change changes[] = {
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's
  * score, below the metadata share of the job's I/O time: at least 10%. */
 static const struct iosage_pattern_floor floors[] = {
-    {"job_meta_time_share", 0.10, 1},
-    {NULL, 0.0, 0},
+    {"job_meta_time_share", 0.10, 1, NULL, 0.0},
+    {NULL, 0.0, 0, NULL, 0.0},
 };
 
 const struct iosage_pattern ios_pattern_metadata_intensity = {

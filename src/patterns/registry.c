@@ -73,15 +73,23 @@ int iosage_pattern_floor_met(const struct iosage_pattern *p, const float *x,
     for (int i = 0; p->floors[i].feature; i++) {
         const struct iosage_pattern_floor *fl = &p->floors[i];
         int f = iosage_feature_index(fl->feature);
-        if (f < 0 || (fl->time_share && untimed) || (double)x[f] >= fl->min) {
+        int a = fl->also ? iosage_feature_index(fl->also) : -1;
+        int main_met = f < 0 || (fl->time_share && untimed) || (double)x[f] >= fl->min;
+        int also_met = a < 0 || (double)x[a] >= fl->also_min;
+        if (main_met && also_met) {
             if (why && size)
                 why[0] = '\0';
             return 1;
         }
-        if (why && used < size)
+        if (why && used < size && !main_met)
             used += (size_t)snprintf(why + used, size - used, "%s%s %.3g < %g",
                                      i ? ", " : "", fl->feature, (double)x[f],
                                      fl->min);
+        else if (why && used < size)
+            used += (size_t)snprintf(why + used, size - used,
+                                     "%s%s %.3g but %s %.3g < %g", i ? ", " : "",
+                                     fl->feature, (double)x[f], fl->also,
+                                     (double)x[a], fl->also_min);
     }
     return 0;
 }

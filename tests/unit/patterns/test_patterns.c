@@ -50,6 +50,10 @@ static void test_every_pattern_has_a_floor(void **state)
         for (int i = 0; p->floors[i].feature; i++) {
             assert_true(iosage_feature_index(p->floors[i].feature) >= 0);
             assert_true(p->floors[i].min > 0.0);
+            if (p->floors[i].also) {
+                assert_true(iosage_feature_index(p->floors[i].also) >= 0);
+                assert_true(p->floors[i].also_min > 0.0);
+            }
         }
     }
 }
@@ -80,6 +84,19 @@ static void test_floor_by_hand(void **state)
                                           sizeof why));
     assert_string_equal(why, "sync_extra_per_write 0 < 0.05, reread_time_share 0 "
                              "< 0.05, lustre_single_ost_write_share 0 < 0.5");
+    /* every file on one OST: narrow striping only when the data is in
+     * shared files (a file per rank on one OST is the usual layout;
+     * the public sample-goodost.darshan) */
+    set(x, "lustre_single_ost_write_share", 1.0f);
+    assert_false(iosage_pattern_floor_met(pat("throughput_utilization"), x, why,
+                                          sizeof why));
+    assert_string_equal(why, "sync_extra_per_write 0 < 0.05, reread_time_share 0 "
+                             "< 0.05, lustre_single_ost_write_share 1 but "
+                             "file_shared_byte_share 0 < 0.1");
+    set(x, "file_shared_byte_share", 0.1f);
+    assert_true(iosage_pattern_floor_met(pat("throughput_utilization"), x, NULL, 0));
+    set(x, "lustre_single_ost_write_share", 0.0f);
+    assert_false(iosage_pattern_floor_met(pat("throughput_utilization"), x, NULL, 0));
     set(x, "reread_time_share", 0.05f);
     assert_true(iosage_pattern_floor_met(pat("throughput_utilization"), x, NULL, 0));
     /* metadata at 10% of the I/O time is the floor itself */
@@ -103,30 +120,35 @@ static void test_floor_by_hand(void **state)
 /* Floors of the generated runs: a run labeled with a pattern reaches its
  * floor (a floor never takes back what the configuration made); the
  * healthy runs checked stay under the floors of rank imbalance and
- * storage use. */
+ * storage use (a file per rank on one OST included). */
 static void test_floor_on_generated_runs(void **state)
 {
     (void)state;
     static const struct {
         const char *run, *pattern;
         int met;
+        const char *dataset; /* under data/ */
     } cases[] = {
-        {"pe_imb_4-r0", "parallelism_efficiency", 1},
+        {"pe_imb_4-r0", "parallelism_efficiency", 1, "bench-runs"},
         /* rank 0 moves 10x the data in about the same time: only the
          * slowest/fastest bytes of the shared file show it */
-        {"pe_hacc_8-r3", "parallelism_efficiency", 1},
-        {"tu_fsync_8-r0", "throughput_utilization", 1},
-        {"agic_posix_4-r0", "access_granularity", 1},
-        {"agic_posix_4-r0", "interface_choice", 1},
-        {"mi_md_2-r0", "metadata_intensity", 1},
-        {"fs_md_4-r0", "file_strategy", 1},
-        {"h_ior_coll_4-r0", "parallelism_efficiency", 0},
-        {"h_ior_coll_4-r0", "throughput_utilization", 0},
+        {"pe_hacc_8-r3", "parallelism_efficiency", 1, "bench-runs"},
+        {"tu_fsync_8-r0", "throughput_utilization", 1, "bench-runs"},
+        {"agic_posix_4-r0", "access_granularity", 1, "bench-runs"},
+        {"agic_posix_4-r0", "interface_choice", 1, "bench-runs"},
+        {"mi_md_2-r0", "metadata_intensity", 1, "bench-runs"},
+        {"fs_md_4-r0", "file_strategy", 1, "bench-runs"},
+        {"h_ior_coll_4-r0", "parallelism_efficiency", 0, "bench-runs"},
+        {"h_ior_coll_4-r0", "throughput_utilization", 0, "bench-runs"},
+        /* one shared file on one OST, 16 ranks: narrow striping */
+        {"tu_stripe1_16-r0", "throughput_utilization", 1, "hpc-runs"},
+        /* a file per rank, each on one OST: the usual layout */
+        {"h_ior_fpp_4-r1", "throughput_utilization", 0, "hpc-runs"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/data/bench-runs/logs/%s.darshan",
-                 IOSAGE_SOURCE_DIR, cases[i].run);
+        snprintf(path, sizeof path, "%s/data/%s/logs/%s.darshan", IOSAGE_SOURCE_DIR,
+                 cases[i].dataset, cases[i].run);
         iosage_log *log = NULL;
         if (iosage_log_load(path, 0, &log, NULL) != IOSAGE_OK)
             skip();
