@@ -145,9 +145,16 @@ static const struct iosage_pattern_change changes[] = {
 };
 
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's
- * score, below the metadata share of the job's I/O time: at least 10%. */
+ * score, below the metadata share of the job's I/O time: at least 20%,
+ * two thirds of the criterion's 30%. It was 10% until 2026-12-05; 20% was
+ * chosen by leave-one-kernel-out on data/hpc-runs: e3sm_like left out
+ * 0.783 -> 0.804 (its small PnetCDF writes make a set_view each, 19% of the
+ * I/O time, which the model took for metadata-heavy I/O), no other family,
+ * split or real log changed; at 25% mdtest_like left out fell 0.907 ->
+ * 0.554. The lowest share of a data/hpc-runs run labeled with the pattern
+ * is 0.238 (fsmi_post_16). */
 static const struct iosage_pattern_floor floors[] = {
-    {"job_meta_time_share", 0.10, 1, NULL, 0.0},
+    {"job_meta_time_share", 0.20, 1, NULL, 0.0},
     {NULL, 0.0, 0, NULL, 0.0},
 };
 

@@ -99,9 +99,10 @@ static void test_floor_by_hand(void **state)
     assert_false(iosage_pattern_floor_met(pat("throughput_utilization"), x, NULL, 0));
     set(x, "reread_time_share", 0.05f);
     assert_true(iosage_pattern_floor_met(pat("throughput_utilization"), x, NULL, 0));
-    /* metadata at 10% of the I/O time is the floor itself */
+    /* metadata at 20% of the I/O time is the floor itself */
+    set(x, "job_meta_time_share", 0.2f);
     assert_true(iosage_pattern_floor_met(pat("metadata_intensity"), x, NULL, 0));
-    set(x, "job_meta_time_share", 0.09f);
+    set(x, "job_meta_time_share", 0.19f);
     assert_false(iosage_pattern_floor_met(pat("metadata_intensity"), x, NULL, 0));
     /* without I/O time a share of it is not measured: no floor applies */
     set(x, "job_write_time_share", 0.0f);
