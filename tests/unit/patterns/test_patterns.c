@@ -58,6 +58,15 @@ static void test_every_pattern_has_a_floor(void **state)
     }
 }
 
+/* The pattern is under its floors, and says so in exactly these words. */
+static void assert_under_floor(const char *pattern, const float *x,
+                               const char *expected)
+{
+    char why[IOSAGE_TEXT_MAX];
+    assert_false(iosage_pattern_floor_met(pat(pattern), x, why, sizeof why));
+    assert_string_equal(why, expected);
+}
+
 static void test_floor_by_hand(void **state)
 {
     (void)state;
@@ -69,30 +78,27 @@ static void test_floor_by_hand(void **state)
     /* MACSio: slowest rank 1.0x the mean, rank_time_imbalance 0.045 */
     set(x, "rank_time_imbalance", 0.045f);
     set(x, "rank_bytes_imbalance", 0.01f);
-    assert_false(iosage_pattern_floor_met(pat("parallelism_efficiency"), x, why,
-                                          sizeof why));
-    assert_string_equal(why, "rank_time_imbalance 0.045 < 0.2, "
-                             "rank_bytes_imbalance 0.01 < 0.2, "
-                             "shared_bytes_spread 0 < 0.5");
+    assert_under_floor("parallelism_efficiency", x,
+                       "rank_time_imbalance 0.045 < 0.2, "
+                       "rank_bytes_imbalance 0.01 < 0.2, "
+                       "shared_bytes_spread 0 < 0.5");
     /* either quantity reaching its floor is enough */
     set(x, "rank_bytes_imbalance", 0.5f);
     assert_true(iosage_pattern_floor_met(pat("parallelism_efficiency"), x, why,
                                          sizeof why));
     assert_string_equal(why, "");
     /* storage underused with no sync, no re-read, no one-OST file */
-    assert_false(iosage_pattern_floor_met(pat("throughput_utilization"), x, why,
-                                          sizeof why));
-    assert_string_equal(why, "sync_extra_per_write 0 < 0.05, reread_time_share 0 "
-                             "< 0.05, lustre_single_ost_write_share 0 < 0.5");
+    assert_under_floor("throughput_utilization", x,
+                       "sync_extra_per_write 0 < 0.05, reread_time_share 0 "
+                       "< 0.05, lustre_single_ost_write_share 0 < 0.5");
     /* every file on one OST: narrow striping only when the data is in
      * shared files (a file per rank on one OST is the usual layout;
      * the public sample-goodost.darshan) */
     set(x, "lustre_single_ost_write_share", 1.0f);
-    assert_false(iosage_pattern_floor_met(pat("throughput_utilization"), x, why,
-                                          sizeof why));
-    assert_string_equal(why, "sync_extra_per_write 0 < 0.05, reread_time_share 0 "
-                             "< 0.05, lustre_single_ost_write_share 1 but "
-                             "file_shared_byte_share 0 < 0.1");
+    assert_under_floor("throughput_utilization", x,
+                       "sync_extra_per_write 0 < 0.05, reread_time_share 0 "
+                       "< 0.05, lustre_single_ost_write_share 1 but "
+                       "file_shared_byte_share 0 < 0.1");
     set(x, "file_shared_byte_share", 0.1f);
     assert_true(iosage_pattern_floor_met(pat("throughput_utilization"), x, NULL, 0));
     set(x, "lustre_single_ost_write_share", 0.0f);
