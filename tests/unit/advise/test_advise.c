@@ -536,6 +536,37 @@ static void test_floor_in_report(void **state)
     run_free(&r);
 }
 
+/* A pattern that the written criteria find but the detection did not
+ * report gets a warning with the criteria's numbers; a reported pattern and
+ * a job the criteria find healthy get none. */
+static void test_criteria_beside_models(void **state)
+{
+    (void)state;
+    struct run r;
+    /* per-write fsyncs, the models' verdict set to healthy */
+    if (!bench_doc(&r, "tu_fsync_8-r0", NULL, NULL, 0))
+        skip();
+    const char *w = warning_with(&r, "the written criteria (LABELING.md, as "
+                                     "`iosage label` applies them) find Storage "
+                                     "underused here, which the models do not "
+                                     "report (score 0.00): ");
+    assert_non_null(w);
+    assert_non_null(strstr(w, "[yes] syncs: "));
+    assert_non_null(strstr(w, "check it by hand"));
+    run_free(&r);
+    /* reported: no such warning */
+    const char *tu[] = {"throughput_utilization", NULL};
+    if (!bench_doc(&r, "tu_fsync_8-r0", tu, NULL, 0))
+        skip();
+    assert_null(warning_with(&r, "the written criteria"));
+    run_free(&r);
+    /* a healthy run: the criteria find nothing either */
+    if (!bench_doc(&r, "h_ior_coll_4-r0", NULL, NULL, 0))
+        skip();
+    assert_null(warning_with(&r, "the written criteria"));
+    run_free(&r);
+}
+
 /* A 32-rank job writing a 4 GiB shared file on one Lustre OST, with Darshan
  * hints in the metadata. */
 static iosage_log *one_ost_log(void)
@@ -944,6 +975,7 @@ int main(void)
         cmocka_unit_test(test_healthy_no_change),
         cmocka_unit_test(test_change_under_5_percent),
         cmocka_unit_test(test_floor_in_report),
+        cmocka_unit_test(test_criteria_beside_models),
         cmocka_unit_test(test_offline_stripe_wide),
         cmocka_unit_test(test_held_collective_io),
         cmocka_unit_test(test_held_shared_file),
