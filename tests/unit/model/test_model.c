@@ -962,7 +962,7 @@ static void forest_and_sets(void **state)
     assert_int_equal(d.labels, 0);
     x[0] = 0.9f;
     int meta = iosage_feature_index("job_meta_time_share");
-    x[meta] = 0.5f; /* metadata_intensity's floor (0.10) reached */
+    x[meta] = 0.5f; /* metadata_intensity's floor (0.20) reached */
     assert_int_equal(iosage_model_detect(m, x, 1, &d, NULL), IOSAGE_OK);
     assert_false(d.io_gated);
     assert_true(d.detected[1]);
@@ -978,7 +978,7 @@ static void forest_and_sets(void **state)
     /* ... and detect's JSON line says why */
     char *line = iosage_model_detect_json(m, x, "f", 0, NULL);
     assert_non_null(line);
-    assert_non_null(strstr(line, "\"floor\":\"job_meta_time_share 0.05 < 0.1"));
+    assert_non_null(strstr(line, "\"floor\":\"job_meta_time_share 0.05 < 0.2"));
     free(line);
     iosage_model_free(m);
     iosage_dataset_free(ds);
