@@ -75,7 +75,9 @@ int iosage_pattern_floor_met(const struct iosage_pattern *p, const float *x,
         int f = iosage_feature_index(fl->feature);
         int a = fl->also ? iosage_feature_index(fl->also) : -1;
         int main_met = f < 0 || (fl->time_share && untimed) || (double)x[f] >= fl->min;
-        int also_met = a < 0 || (double)x[a] >= fl->also_min;
+        /* a floor whose feature is not in the schema cannot be measured:
+         * reached, as above */
+        int also_met = f < 0 || a < 0 || (double)x[a] >= fl->also_min;
         if (main_met && also_met) {
             if (why && size)
                 why[0] = '\0';
