@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #define HELP_COLUMN 30       /* where flag descriptions start in --help */
@@ -224,6 +225,10 @@ void bench_init(int *argc, char ***argv, const struct bench_kernel *kernel,
     BENCH_SET("keep", &ctx->keep, 1, "keep the files written"),
     BENCH_UINT("seed", &ctx->seed, 0, UINT64_MAX,
                "seed of every random choice"),
+    BENCH_STR("stripe-count", &ctx->stripe_arg, "N",
+              "stripe the files of the run directory over N targets (-1: "
+              "every target), as `lfs setstripe -c N` on it would; read by "
+              "the emulated file system (docs/pfs.md)"),
     BENCH_END,
   };
   if (parse_args(ctx, *argc, *argv, opts, common)) {
@@ -231,6 +236,15 @@ void bench_init(int *argc, char ***argv, const struct bench_kernel *kernel,
       print_help(kernel, opts, common);
     MPI_Finalize();
     exit(0);
+  }
+  if (ctx->stripe_arg) {
+    char *end = NULL;
+    ctx->stripe_count = strtol(ctx->stripe_arg, &end, 10);
+    if (!*ctx->stripe_arg || *end || ctx->stripe_count == 0 ||
+        ctx->stripe_count < -1 || ctx->stripe_count > 4096)
+      bench_usage_error(ctx, "--stripe-count: '%s' is not -1 or 1..4096",
+                        ctx->stripe_arg);
+    bench_cfg(ctx, "stripe_count", "%ld", ctx->stripe_count);
   }
 }
 
@@ -295,6 +309,23 @@ static int mkdir_p(const char *path)
   return 0;
 }
 
+/* The emulated file system's layout attribute (pfs/src/pfs_emu.c): on a
+ * directory, "COUNT SIZE" is the default of the files made under it, as
+ * `lfs setstripe -c COUNT DIR` sets it on Lustre (SIZE 0: the system's). */
+#define BENCH_LAYOUT_ATTR "user.iosage.stripe"
+
+/* --stripe-count, rank 0 before the others see the directory: its default
+ * layout. A file system without user attributes is not an error (nothing
+ * reads the layout there): one warning. */
+static void set_dir_stripe(const struct bench_ctx *ctx)
+{
+  char val[32];
+  int n = snprintf(val, sizeof val, "%ld 0", ctx->stripe_count);
+  if (setxattr(ctx->dir, BENCH_LAYOUT_ATTR, val, (size_t)n, 0) != 0)
+    fprintf(stderr, "%s: --stripe-count: cannot set the layout of %s: %s "
+            "(ignored)\n", ctx->kernel, ctx->dir, strerror(errno));
+}
+
 /* Rank 0's half of bench_setup_dir(): fill ctx->dir and dir_created. */
 static void make_run_dir(struct bench_ctx *ctx)
 {
@@ -321,8 +352,11 @@ static void make_run_dir(struct bench_ctx *ctx)
 
 void bench_setup_dir(struct bench_ctx *ctx)
 {
-  if (ctx->rank == 0)
+  if (ctx->rank == 0) {
     make_run_dir(ctx);
+    if (ctx->stripe_count)
+      set_dir_stripe(ctx);
+  }
   MPI_Bcast(ctx->dir, (int)sizeof ctx->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   MPI_Bcast(&ctx->dir_created, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (ctx->keep)

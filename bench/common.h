@@ -3,7 +3,8 @@
  * Every kernel has the same life cycle, and these helpers own each step:
  *
  *   bench_init()          MPI_Init, then parse the common flags (--dir,
- *                         --keep, --seed, --help) and the kernel's flags
+ *                         --keep, --seed, --stripe-count, --help) and the
+ *                         kernel's flags
  *   bench_usage_error()   a bad combination found after parsing: exit 2
  *   bench_setup_dir()     make the run directory (rank 0), share its path
  *   bench_phase_begin/end time a phase: barrier, run, slowest rank's time
@@ -90,6 +91,8 @@ struct bench_ctx {
   const char *kernel;        /* kernel name */
   int rank, nranks;          /* in MPI_COMM_WORLD */
   const char *dir_arg;       /* --dir, or NULL for a fresh temp dir */
+  const char *stripe_arg;    /* --stripe-count, or NULL: the default layout */
+  long stripe_count;         /* its value: -1 or 1..4096; 0 when not given */
   int keep;                  /* --keep: leave the files behind */
   uint64_t seed;             /* --seed */
   char dir[PATH_MAX];        /* run directory, same on every rank */

@@ -101,6 +101,33 @@ run ior_like --api posix $small --fsync-per-write --reread 2
 run ior_like --api mpiio $small --write --keep
 run ior_like --api mpiio $small --read
 run ior_like --api posix $small --read
+
+# --stripe-count sets the run directory's default layout for the emulated
+# file system (the attribute `iosage pfs setstripe` sets); a value that is
+# not -1 or 1..4096 is a usage error
+stripe_check() {
+  rm -rf "$tmp/run"
+  run ior_like --api posix $small --stripe-count -1 --keep
+  local got
+  got=$(python3 -c 'import os, sys
+print(os.getxattr(sys.argv[1], "user.iosage.stripe").decode())' "$tmp/run" 2>&1)
+  case $got in
+    "-1 0") passed=$((passed + 1))
+            echo "ok   ior_like      --stripe-count -1: directory layout '-1 0'" ;;
+    *"Operation not supported"*) echo "skip --stripe-count (no user attributes here)" ;;
+    *) echo "FAIL ior_like --stripe-count -1: layout '$got', want '-1 0'"; fail=1 ;;
+  esac
+  "$bindir/ior_like" --stripe-count 0 >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ $rc -ne 2 ] || ! grep -q "^ior_like: --stripe-count: '0' is not -1 or 1..4096" "$tmp/err"; then
+    report_fail ior_like "--stripe-count 0" "want exit 2 and the range, got $rc"
+  else
+    passed=$((passed + 1))
+    echo "ok   ior_like      --stripe-count 0: exit 2"
+  fi
+  rm -rf "$tmp/run"
+}
+stripe_check
 run mdtest_like --files-per-rank 10 --depth 2 --fanout 2 --write-bytes 1k
 run mdtest_like --files-per-rank 10 --shared-dir --stat-other --write-bytes 0
 run hacc_like --particles 1000

@@ -216,7 +216,18 @@ def metadata(k, n, f):
 
 
 def shared_file(k, n, f):
-    """shared_file: one file instead of one per process (or per sample)."""
+    """shared_file: one file instead of one per process (or per sample),
+    striped over every target (the change template's second half, `lfs
+    setstripe -c -1` on the run directory: --stripe-count -1)."""
+    got = one_file(k, n, f)
+    if got is None:
+        return None
+    g, other = got
+    return g.set("--stripe-count", "-1"), other
+
+
+def one_file(k, n, f):
+    """One file instead of one per process (or per sample)."""
     g = f.copy()
     if k in ("ior_like", "hacc_like", "imbalance") and f.has("--file-per-proc"):
         return g.drop("--file-per-proc"), None
