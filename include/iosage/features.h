@@ -162,8 +162,12 @@ IOSAGE_API void iosage_file_table_free(iosage_file_table *t);
 
 /* --- The feature vector ---------------------------------------------------- */
 
-#define IOSAGE_FEATURE_SCHEMA_VERSION 2
-#define IOSAGE_NUM_FEATURES 112
+#define IOSAGE_FEATURE_SCHEMA_VERSION 3
+#define IOSAGE_NUM_FEATURES 114
+/* The models' inputs: the first IOSAGE_NUM_MODEL_FEATURES features. The
+ * counts after them (job_data_files_log, job_meta_ops_log) are not
+ * scale-invariant; only the patterns' floors read them. */
+#define IOSAGE_NUM_MODEL_FEATURES 112
 
 /* Fill out[0 .. IOSAGE_NUM_FEATURES) for log. Every value is finite. Fails
  * only on IOSAGE_E_NOMEM or IOSAGE_E_USAGE; out is then all zeros. */
@@ -183,6 +187,10 @@ IOSAGE_API const char *iosage_feature_name(int i);
 /* One-line formula of feature i as docs/features.md gives it, NULL out of
  * range. */
 IOSAGE_API const char *iosage_feature_formula(int i);
+
+/* 1 when feature i is a model input (i < IOSAGE_NUM_MODEL_FEATURES); 0
+ * for the floors' counts after them, and out of range. */
+IOSAGE_API int iosage_feature_model_input(int i);
 
 /* Index of a feature by name, or -1. */
 IOSAGE_API int iosage_feature_index(const char *name);

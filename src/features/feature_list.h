@@ -13,6 +13,10 @@
  *                opened through MPI-IO
  *   share        x / y capped to [0, 1], 0 when y is 0
  *   lg(x)        log10(1 + x), 0 when x <= 0
+ *
+ * The last two are counts, not scale-invariant: the floors read them (a
+ * pattern's materiality, as LABELING.md's criteria count it), and training
+ * never shows them to a model (iosage_feature_model_input).
  */
 #ifndef IOS_FEATURE_LIST_H
 #define IOS_FEATURE_LIST_H
@@ -198,6 +202,10 @@
     X(lustre_single_ost_write_share,                                           \
       "share(bytes written to data files striped over one OST, bytes written to data files with LUSTRE data)") \
     X(reread_time_share,                                                       \
-      "share(read time of data files read at least 2x their extent, T)")
+      "share(read time of data files read at least 2x their extent, T)")       \
+    /* counts: the floors' materiality, never a model input */                \
+    X(job_data_files_log, "lg(data files): a count, for the floors only")     \
+    X(job_meta_ops_log,                                                        \
+      "lg(metadata operations as LABELING.md counts them: opens, stats, seeks, syncs where the file system sees them): a count, for the floors only")
 
 #endif

@@ -334,6 +334,14 @@ static void f_storage(const iosage_file_table *t, const struct sums *s,
     put(o, F_reread_time_share, ios_share(sc.time, t->job.io_time));
 }
 
+/* The counts the floors read (not model inputs). */
+static void f_counts(const iosage_file_table *t, float *o)
+{
+    const struct fl_table *l = ios_ft_layers(t);
+    put(o, F_job_data_files_log, ios_log1p10((double)fl_data_files(l)));
+    put(o, F_job_meta_ops_log, ios_log1p10(fl_meta_ops(l)));
+}
+
 iosage_status iosage_features_from_table(const iosage_log *log,
                                          const iosage_file_table *t, float *out,
                                          iosage_error *err)
@@ -361,6 +369,7 @@ iosage_status iosage_features_from_table(const iosage_log *log,
     f_interface(t, &s, out);
     f_balance(t, out);
     f_storage(t, &s, out);
+    f_counts(t, out);
     return IOSAGE_OK;
 }
 

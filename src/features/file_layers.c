@@ -585,6 +585,31 @@ const struct fl_layer *fl_low_layer(const struct fl_file *f)
     return f->L[FL_MPIIO];
 }
 
+int64_t fl_data_files(const struct fl_table *t)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < t->n; i++)
+        n += fl_is_data(&t->files[i]);
+    return n;
+}
+
+double fl_meta_ops(const struct fl_table *t)
+{
+    double ops = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const struct fl_file *f = &t->files[i];
+        for (int k = 0; k < FL_NLAYERS; k++) {
+            const struct fl_layer *l = f->L[k];
+            if (k == FL_MPIIO &&
+                (f->L[FL_POSIX]->present || f->L[FL_DFS]->present))
+                continue;
+            if (l->present)
+                ops += (double)(l->opens + l->stats + l->seeks + l->syncs);
+        }
+    }
+    return ops;
+}
+
 double fl_material(const struct fl_table *t, double time, double ops)
 {
     if (t->has_timers && t->io_time > 0)

@@ -27,6 +27,11 @@ const char *iosage_feature_formula(int i)
     return i >= 0 && i < IOSAGE_NUM_FEATURES ? feature_formulas[i] : NULL;
 }
 
+int iosage_feature_model_input(int i)
+{
+    return i >= 0 && i < IOSAGE_NUM_MODEL_FEATURES;
+}
+
 int iosage_feature_index(const char *name)
 {
     if (!name)

@@ -22,6 +22,9 @@
 #include "internal.h"
 
 #define NF IOSAGE_NUM_FEATURES
+/* Rows hold NF features; a model sees the first NM of them (the counts
+ * after them are for the patterns' floors only: iosage/features.h). */
+#define NM IOSAGE_NUM_MODEL_FEATURES
 
 /* --- Errors and log lines --------------------------------------------------- */
 
@@ -95,7 +98,15 @@ iosage_status ios_xgb_matrix(const float *x, size_t n, DMatrixHandle *out,
                              iosage_error *err)
 {
     *out = NULL;
-    if (ios_xgb()->XGDMatrixCreateFromMat(x, (bst_ulong)n, NF, NAN, out) != 0)
+    /* the model inputs of each row, packed (XGBoost copies them) */
+    float *m = malloc((n ? n : 1) * NM * sizeof *m);
+    if (!m)
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        memcpy(m + i * NM, x + i * NF, NM * sizeof *m);
+    int rc = ios_xgb()->XGDMatrixCreateFromMat(m, (bst_ulong)n, NM, NAN, out);
+    free(m);
+    if (rc != 0)
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "DMatrix");
     return IOSAGE_OK;
 }
@@ -259,11 +270,13 @@ iosage_status ios_xgb_predict(BoosterHandle b, const float *x, size_t n,
     const char *cfg = margin ? cfg_margin : cfg_prob;
     if (n == 0)
         return IOSAGE_OK;
-    char arr[200];
+    /* rows of NF floats, of which the model reads the first NM: strided */
+    char arr[240];
     snprintf(arr, sizeof arr,
              "{\"data\": [%" PRIuPTR ", true], \"shape\": [%zu, %d], "
-             "\"typestr\": \"<f4\", \"version\": 3}",
-             (uintptr_t)x, n, NF);
+             "\"strides\": [%zu, %zu], \"typestr\": \"<f4\", "
+             "\"version\": 3}",
+             (uintptr_t)x, n, NM, NF * sizeof *x, sizeof *x);
     const bst_ulong *shape;
     bst_ulong dim;
     const float *pred;
@@ -294,13 +307,19 @@ iosage_status ios_xgb_shap(BoosterHandle b, const float *x, float *contrib,
     bst_ulong dim;
     const float *out;
     int rc = ios_xgb()->XGBoosterPredictFromDMatrix(b, d, cfg, &shape, &dim, &out);
-    if (rc == 0 && (dim != 2 || shape[0] != 1 || shape[1] != NF + 1)) {
+    if (rc == 0 && (dim != 2 || shape[0] != 1 || shape[1] != NM + 1)) {
         ios_xgb()->XGDMatrixFree(d);
         return ios_fail(err, IOSAGE_E_INTERNAL, NULL, "model", -1,
                         "xgboost: contributions of unexpected shape");
     }
-    if (rc == 0)
-        memcpy(contrib, out, (NF + 1) * sizeof *contrib);
+    /* contrib has a slot per feature and the bias last: the features no
+     * model sees contribute nothing */
+    if (rc == 0) {
+        memcpy(contrib, out, NM * sizeof *contrib);
+        for (int f = NM; f < NF; f++)
+            contrib[f] = 0.0f;
+        contrib[NF] = out[NM];
+    }
     ios_xgb()->XGDMatrixFree(d);
     return rc == 0 ? IOSAGE_OK : ios_xgb_fail(err, IOSAGE_E_INTERNAL, "SHAP");
 }
@@ -329,11 +348,11 @@ iosage_status ios_xgb_load(const void *data, size_t len, BoosterHandle *out,
         return ios_xgb_fail(err, IOSAGE_E_CORRUPT, "load model");
     }
     bst_ulong nf = 0;
-    if (ios_xgb()->XGBoosterGetNumFeature(b, &nf) != 0 || nf != NF) {
+    if (ios_xgb()->XGBoosterGetNumFeature(b, &nf) != 0 || nf != NM) {
         ios_xgb()->XGBoosterFree(b);
         return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "model", -1,
                         "model has %llu features, not %d",
-                        (unsigned long long)nf, NF);
+                        (unsigned long long)nf, NM);
     }
     *out = b;
     return IOSAGE_OK;

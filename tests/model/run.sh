@@ -247,7 +247,7 @@ check "detect without a log" $? 2
 sed 's/"feature_schema_version": [0-9]*/"feature_schema_version": 999/' "$tmp/b1/bundle.json" >"$tmp/b2/bundle.json"
 "$iosage" detect --model "$tmp/b2" "$tmp/ds/$bad_run" >/dev/null 2>"$tmp/err"
 check "schema mismatch exit" $? 3
-grep -q "b2: bundle.json: feature schema version 999 in the bundle, 2 in this iosage" "$tmp/err" && ok || bad "schema mismatch message: $(cat "$tmp/err")"
+grep -q "b2: bundle.json: feature schema version 999 in the bundle, 3 in this iosage" "$tmp/err" && ok || bad "schema mismatch message: $(cat "$tmp/err")"
 for c in train eval detect; do
   "$iosage" $c --help >/dev/null
   check "$c --help" $? 0

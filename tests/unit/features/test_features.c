@@ -765,6 +765,8 @@ static void test_scale_invariance(void **state)
     int bad = 0, nonzero = 0;
     for (int i = 0; i < IOSAGE_NUM_FEATURES; i++) {
         nonzero += a[i] != 0.0f;
+        if (!iosage_feature_model_input(i))
+            continue; /* the floors' counts: test_floor_counts */
         /* the slowest rank's part of a rank -1 record moves by O(1/n):
          * allow 0.05. file_per_rank_log counts files, and the 2 shared
          * files among n private ones are 2/n of a file per rank: allow
@@ -780,6 +782,34 @@ static void test_scale_invariance(void **state)
     assert_true(nonzero >= 40); /* the job exercises most of the features */
     iosage_log_free(small);
     iosage_log_free(large);
+}
+
+/* The two counts at the end of the schema: for the floors, never a model
+ * input, and they do grow with the job. The scaled job has n + 2 data files
+ * (a private output per rank, the shared input, the checkpoint) and 5
+ * metadata operations a rank: an open of the input, an open, a stat and a
+ * sync of its output, its POSIX open of the checkpoint (the MPI-IO open is
+ * not counted again: the file has a POSIX record). */
+static void test_floor_counts(void **state)
+{
+    (void)state;
+    int files = iosage_feature_index("job_data_files_log");
+    int ops = iosage_feature_index("job_meta_ops_log");
+    assert_int_equal(files, IOSAGE_NUM_FEATURES - 2);
+    assert_int_equal(ops, IOSAGE_NUM_FEATURES - 1);
+    assert_false(iosage_feature_model_input(files));
+    assert_false(iosage_feature_model_input(ops));
+    assert_true(iosage_feature_model_input(files - 1));
+    assert_true(iosage_feature_model_input(0));
+    assert_false(iosage_feature_model_input(-1));
+    for (int64_t n = 4; n <= 64; n *= 16) {
+        iosage_log *log = scaled_job(n);
+        float x[IOSAGE_NUM_FEATURES];
+        feats(log, x);
+        assert_float_equal(x[files], log10(1.0 + (double)(n + 2)), 1e-5);
+        assert_float_equal(x[ops], log10(1.0 + 5.0 * (double)n), 1e-5);
+        iosage_log_free(log);
+    }
 }
 
 /* --- real logs ----------------------------------------------------------------- */
@@ -857,6 +887,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_table_names_lustre_classes),
         cmocka_unit_test(test_scale_invariance),
+        cmocka_unit_test(test_floor_counts),
         cmocka_unit_test(test_shared_logs_finite),
         cmocka_unit_test(test_shared_log_values),
     };
