@@ -4,13 +4,13 @@
  * docs/savings.md).
  *
  * For every configuration of SWEEP that CHANGES has lines for, in sweep
- * order: the configuration's first ok run of DATASET/manifest.tsv gives
- * the file system (its drawn profile, logs/<run>.pfs, or native) and the
- * seed; the baseline and every changed configuration run alternately
+ * order: the configuration's first ok run of DATASET/manifest.tsv (or its
+ * K-th, --run K) gives the file system (its drawn profile,
+ * logs/<run>.pfs, or native) and the seed; the baseline and every changed configuration run alternately
  * (A B C A B C ..., iosage/validate.h with `listed`) on that system with
  * that seed, and one row per change goes to DATASET/savings.tsv as soon as
- * the configuration is done. Configurations the table already has are
- * skipped, so a stopped campaign resumes; --shard K/N takes every N-th
+ * the configuration is done. Runs the table already has are skipped, so
+ * a stopped campaign resumes; --shard K/N takes every N-th
  * configuration, so that N campaigns can share the work.
  */
 #define _GNU_SOURCE
@@ -38,6 +38,7 @@ struct savings_args {
     const char *sweep, *changes, *dataset;
     const char *only;        /* --only ID,ID,..., or NULL */
     int shard_k, shard_n;    /* --shard K/N (1-based), or 1/1 */
+    int run_k;               /* --run K: each configuration's K-th ok run */
     struct iosage_validate_options o;
     int quiet;
 };
@@ -58,8 +59,11 @@ static void savings_help(void)
         "the I/O time (the kernel's timed phases) and of the run time (wall\n"
         "time of mpirun), saving = 1 - 1/(median pair ratio), the ratio's\n"
         "interval, and 'pays' (saves >= 10% of the I/O time, interval above\n"
-        "1). Configurations already in the table are skipped (resume).\n"
+        "1). Runs already in the table are skipped (resume).\n"
         "\n"
+        "  --run K            on each configuration's K-th ok run (its drawn\n"
+        "                     system and seed; default 1): more systems per\n"
+        "                     configuration; one without a K-th run is skipped\n"
         "  --runs N           pairs (default 5)\n"
         "  --warmup N         untimed rounds first (default 0)\n"
         "  --only ID,...      these configurations only\n"
@@ -95,6 +99,7 @@ static const struct ios_option savings_options[] = {
     {"--runs", NULL, 1, OPT_VALUE},      {"--warmup", NULL, 1, OPT_VALUE},
     {"--only", NULL, 1, OPT_VALUE},      {"--shard", NULL, 1, OPT_VALUE},
     {"--timeout", NULL, 1, OPT_VALUE},   {"--bench-dir", NULL, 1, OPT_VALUE},
+    {"--run", NULL, 1, OPT_VALUE},
     {"--quiet", "-q", 0, OPT_QUIET},
     {0}};
 
@@ -108,6 +113,13 @@ static int take_value(struct savings_args *a, const char *opt, const char *val)
         a->only = val;
     } else if (strcmp(opt, "--bench-dir") == 0) {
         a->o.bench_dir = val;
+    } else if (strcmp(opt, "--run") == 0) {
+        char *end = NULL;
+        long k = strtol(val, &end, 10);
+        if (!*val || *end || k < 1 || k > 1000)
+            return cli_usage_error("savings", "savings: --run takes K from 1 "
+                                   "to 1000, got '%s'", val);
+        a->run_k = (int)k;
     } else { /* --shard K/N */
         int k, n, used = 0;
         if (sscanf(val, "%d/%d%n", &k, &n, &used) != 2 || val[used] ||
@@ -130,6 +142,7 @@ static int parse_args(int argc, char **argv, struct savings_args *a, int *done)
     a->o.timeout_s = 300;
     a->o.listed = 1;
     a->shard_k = a->shard_n = 1;
+    a->run_k = 1;
     const char *ops[3];
     int n_ops = 0;
     struct cli_args it =
@@ -160,31 +173,53 @@ static int parse_args(int argc, char **argv, struct savings_args *a, int *done)
 
 /* --- The dataset's runs -------------------------------------------------- */
 
-/* The first ok run of each configuration, from manifest.tsv. */
-struct first_run {
+/* The ok runs of manifest.tsv, each with its place among its
+ * configuration's ok runs (1 for the first). */
+struct ok_run {
     char config[96];
     char run_id[128];
     long seed;
     int native;
+    int ordinal;
 };
 
-struct first_runs {
+struct ok_runs {
     size_t n;
-    struct first_run *v;
+    struct ok_run *v;
 };
 
-static const struct first_run *first_run_of(const struct first_runs *f,
-                                            const char *config)
+/* The k-th ok run of config, or NULL. */
+static const struct ok_run *run_of(const struct ok_runs *f,
+                                   const char *config, int k)
 {
     for (size_t i = 0; i < f->n; i++)
-        if (strcmp(f->v[i].config, config) == 0)
+        if (f->v[i].ordinal == k && strcmp(f->v[i].config, config) == 0)
             return &f->v[i];
     return NULL;
 }
 
-/* Each configuration's first ok run of DATASET/manifest.tsv: its run id,
- * seed and whether its system was native. */
-static int read_first_runs(const char *dataset, struct first_runs *out)
+/* How many ok runs of config are listed so far. */
+static int ok_count(const struct ok_runs *f, const char *config)
+{
+    int n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        n += strcmp(f->v[i].config, config) == 0;
+    return n;
+}
+
+/* 1 when the table has a row of run_id. */
+static int table_has_run(const struct iosage_savings_table *t,
+                         const char *run_id)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->rows[i].run_id, run_id) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every ok run of DATASET/manifest.tsv: its run id, configuration, seed
+ * and whether its system was native. */
+static int read_ok_runs(const char *dataset, struct ok_runs *out)
 {
     iosage_error err;
     iosage_manifest *m = NULL;
@@ -210,8 +245,7 @@ static int read_first_runs(const char *dataset, struct first_runs *out)
         int short_line = 0;
         for (int i = 0; i < 5; i++)
             short_line |= (cell[i] = iosage_manifest_cell(m, r, ci[i])) == NULL;
-        if (short_line || strcmp(cell[3], "ok") != 0 ||
-            first_run_of(out, cell[1]))
+        if (short_line || strcmp(cell[3], "ok") != 0)
             continue;
         if (out->n == cap) {
             cap = cap ? 2 * cap : 256;
@@ -222,7 +256,9 @@ static int read_first_runs(const char *dataset, struct first_runs *out)
             }
             out->v = v;
         }
-        struct first_run *f = &out->v[out->n++];
+        int ordinal = ok_count(out, cell[1]) + 1;
+        struct ok_run *f = &out->v[out->n++];
+        f->ordinal = ordinal;
         snprintf(f->config, sizeof f->config, "%s", cell[1]);
         snprintf(f->run_id, sizeof f->run_id, "%s", cell[0]);
         f->seed = strtol(cell[2], NULL, 10);
@@ -282,7 +318,7 @@ static void remove_dir(const char *dir)
 
 /* The rows of one measured configuration into rows (at most max). */
 static size_t rows_of(const struct iosage_validate_result *r,
-                      const struct gen_config *c, const struct first_run *fr,
+                      const struct gen_config *c, const struct ok_run *fr,
                       struct iosage_savings_row *rows, size_t max)
 {
     size_t n = 0;
@@ -316,7 +352,7 @@ static size_t rows_of(const struct iosage_validate_result *r,
 /* Measure configuration c; append its rows. 0 ok, -1 failed (said). */
 static int measure_config(const struct savings_args *a,
                           const struct gen_config *c,
-                          const struct first_run *fr,
+                          const struct ok_run *fr,
                           const struct iosage_savings_changes *ch,
                           const char *pfs_lib, const char *table)
 {
@@ -410,7 +446,7 @@ static int has_changes(const struct iosage_savings_changes *ch,
 }
 
 /* Where the kernels and the emulator are; sets up the emulated mount. */
-static int find_tools(struct savings_args *a, const struct first_runs *fr,
+static int find_tools(struct savings_args *a, const struct ok_runs *fr,
                       char *pfs_lib, size_t libsize, char *mount,
                       size_t mountsize)
 {
@@ -453,7 +489,7 @@ static int savings_measure(int argc, char **argv)
     struct gen_sweep *sweep = NULL;
     struct iosage_savings_changes ch = {0};
     struct iosage_savings_table table = {0};
-    struct first_runs fr = {0};
+    struct ok_runs fr = {0};
     static char table_path[PATH_MAX], pfs_lib[PATH_MAX], mount[PATH_MAX];
     snprintf(table_path, sizeof table_path, "%s/savings.tsv", a.dataset);
     if (gen_sweep_load(a.sweep, &sweep, &err) != IOSAGE_OK ||
@@ -463,7 +499,7 @@ static int savings_measure(int argc, char **argv)
         rc = CLI_BADINPUT;
     }
     if (rc == CLI_OK)
-        rc = read_first_runs(a.dataset, &fr);
+        rc = read_ok_runs(a.dataset, &fr);
     if (rc == CLI_OK)
         rc = find_tools(&a, &fr, pfs_lib, sizeof pfs_lib, mount, sizeof mount);
     if (rc == CLI_OK && !a.quiet)
@@ -475,15 +511,21 @@ static int savings_measure(int argc, char **argv)
             continue;
         if (k++ % a.shard_n != a.shard_k - 1)
             continue;
-        if (iosage_savings_table_has(&table, c->id)) {
-            skipped++;
+        const struct ok_run *run = run_of(&fr, c->id, a.run_k);
+        if (!run && a.run_k > 1) {
+            if (!a.quiet)
+                fprintf(stderr, "savings: %s: no ok run %d in %s, skipped\n",
+                        c->id, a.run_k, a.dataset);
             continue;
         }
-        const struct first_run *run = first_run_of(&fr, c->id);
         if (!run) {
             fprintf(stderr, "iosage: savings: %s: no ok run in %s\n", c->id,
                     a.dataset);
             failed++;
+            continue;
+        }
+        if (table_has_run(&table, run->run_id)) {
+            skipped++;
             continue;
         }
         if (measure_config(&a, c, run, &ch, pfs_lib, table_path) == 0)

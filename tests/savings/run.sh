@@ -28,7 +28,7 @@ check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
 
 # --- measure ------------------------------------------------------------------
 cat >"$tmp/t.sweep" <<'SWEEP'
-tu_sync  ior_like 2 1 throughput_utilization              train --api posix --fsync-per-write --transfer 256k --block 4m
+tu_sync  ior_like 2 2 throughput_utilization              train --api posix --fsync-per-write --transfer 256k --block 4m
 agic     ior_like 2 1 access_granularity,interface_choice train --api posix --transfer 64k --block 2m
 fine     ior_like 2 1 healthy                             train --api mpiio --collective --transfer 1m --block 2m
 SWEEP
@@ -73,6 +73,18 @@ check "bad changes lines" "$(wc -l <"$tmp/err")" 1
 grep -q "bad.changes.*line 1: 'access_granularity no_such_change' is not a change id" "$tmp/err" && ok || bad "bad changes message: $(cat "$tmp/err")"
 "$iosage" savings measure "$tmp/t.sweep" "$tmp/t.changes" 2>/dev/null
 check "usage exit" $? 2
+# --run 2: each configuration's second ok run (its own drawn system), on a
+# copy; agic has one run only and is skipped, tu_sync-r1 gets its row
+cp -r "$tmp/ds" "$tmp/ds2"
+"$iosage" savings measure --run 2 --runs 3 --bench-dir "$bench" "$tmp/t.sweep" \
+    "$tmp/t.changes" "$tmp/ds2" 2>"$tmp/err"
+check "--run 2 exit" $? 0
+grep -q "^savings: agic: no ok run 2 in $tmp/ds2, skipped" "$tmp/err" && ok || bad "--run 2 skip: $(cat "$tmp/err")"
+check "--run 2 rows" "$(awk -F'\t' 'NR>1 {print $1}' "$tmp/ds2/savings.tsv" | sort | tr '\n' ' ')" "agic-r0 agic-r0 tu_sync-r0 tu_sync-r1 "
+check "--run 2 system" "$(cmp -s "$tmp/ds/logs/tu_sync-r0.pfs" "$tmp/ds/logs/tu_sync-r1.pfs"; echo $?)" 1
+"$iosage" savings measure --run 0 "$tmp/t.sweep" "$tmp/t.changes" "$tmp/ds2" 2>"$tmp/err"
+check "--run 0 exit" $? 2
+grep -q "savings: --run takes K from 1 to 1000, got '0'" "$tmp/err" && ok || bad "--run 0: $(cat "$tmp/err")"
 
 # --- labels -------------------------------------------------------------------
 "$iosage" savings labels "$tmp/ds" >"$tmp/labels"
