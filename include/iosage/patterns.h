@@ -94,6 +94,9 @@ struct iosage_pattern_floor {
                              some files: one OST is narrow for a shared
                              file, the usual layout for a file per rank) */
     double also_min;
+    const char *also_count; /* NULL, or what the second feature counts when
+                               it is lg(1 + a count): the text then gives
+                               the count ("80 metadata operations < 750") */
 };
 
 struct iosage_pattern {
@@ -148,7 +151,8 @@ IOSAGE_API int iosage_pattern_index(const char *id);
  * the values against their floors, e.g. "rank_time_imbalance 0.045 <
  * 0.2, rank_bytes_imbalance 0.0123 < 0.2", or for a floor with a second
  * feature whose first is reached "lustre_single_ost_write_share 1 but
- * file_shared_byte_share 0 < 0.1" (NUL-terminated, cut to size). */
+ * file_shared_byte_share 0 < 0.1", or for a count "job_meta_time_share
+ * 0.998 but 64 metadata operations < 750" (NUL-terminated, cut to size). */
 IOSAGE_API int iosage_pattern_floor_met(const struct iosage_pattern *p,
                                         const float *x, char *why,
                                         size_t size);

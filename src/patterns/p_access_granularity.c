@@ -177,8 +177,8 @@ static const struct iosage_pattern_change changes[] = {
 /* Floor (docs/report.md "Floors"): never reported, whatever a model's
  * score, below the share of the job's I/O time in data files whose requests are mostly small: at least 5%. */
 static const struct iosage_pattern_floor floors[] = {
-    {"job_small_file_time_share", 0.05, 1, NULL, 0.0},
-    {NULL, 0.0, 0, NULL, 0.0},
+    {"job_small_file_time_share", 0.05, 1, NULL, 0.0, NULL},
+    {NULL, 0.0, 0, NULL, 0.0, NULL},
 };
 
 const struct iosage_pattern ios_pattern_access_granularity = {

@@ -135,8 +135,8 @@ static const struct iosage_pattern_change changes[] = {
  * score, below the share of the job's I/O time in data files with at least 20%
  * non-sequential operations: at least 5%. */
 static const struct iosage_pattern_floor floors[] = {
-    {"posix_nonseq_file_time_share", 0.05, 1, NULL, 0.0},
-    {NULL, 0.0, 0, NULL, 0.0},
+    {"posix_nonseq_file_time_share", 0.05, 1, NULL, 0.0, NULL},
+    {NULL, 0.0, 0, NULL, 0.0, NULL},
 };
 
 const struct iosage_pattern ios_pattern_access_pattern = {

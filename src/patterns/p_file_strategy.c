@@ -162,8 +162,9 @@ static const struct iosage_pattern_change changes[] = {
  * (healthy flagged 0.118 -> 0). The fewest of a run labeled with the
  * pattern: 64 (fs_md_4, fs_ior_fpp_64). */
 static const struct iosage_pattern_floor floors[] = {
-    {"file_per_rank_log", 0.0212, 0, "job_data_files_log", 1.8129},
-    {NULL, 0.0, 0, NULL, 0.0},
+    {"file_per_rank_log", 0.0212, 0, "job_data_files_log", 1.8129,
+     "data files"},
+    {NULL, 0.0, 0, NULL, 0.0, NULL},
 };
 
 const struct iosage_pattern ios_pattern_file_strategy = {

@@ -215,8 +215,8 @@ static const struct iosage_pattern_change changes[] = {
  * score, below the share of the job's I/O time in shared data files accessed
  * independently in small or non-contiguous requests: at least 5%. */
 static const struct iosage_pattern_floor floors[] = {
-    {"file_indep_shared_time_share", 0.05, 1, NULL, 0.0},
-    {NULL, 0.0, 0, NULL, 0.0},
+    {"file_indep_shared_time_share", 0.05, 1, NULL, 0.0, NULL},
+    {NULL, 0.0, 0, NULL, 0.0, NULL},
 };
 
 const struct iosage_pattern ios_pattern_interface_choice = {

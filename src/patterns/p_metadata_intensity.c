@@ -155,8 +155,9 @@ static const struct iosage_pattern_change changes[] = {
  * mdtest_like 0.907 -> 0.929). The fewest of a run labeled with the
  * pattern: 801 (fsmi_md_100_4). */
 static const struct iosage_pattern_floor floors[] = {
-    {"job_meta_time_share", 0.20, 1, "job_meta_ops_log", 2.8756},
-    {NULL, 0.0, 0, NULL, 0.0},
+    {"job_meta_time_share", 0.20, 1, "job_meta_ops_log", 2.8756,
+     "metadata operations"},
+    {NULL, 0.0, 0, NULL, 0.0, NULL},
 };
 
 const struct iosage_pattern ios_pattern_metadata_intensity = {

@@ -144,10 +144,10 @@ static const struct iosage_pattern_change changes[] = {
  * sees only the slowest rank's bytes, so a rank that moves 10x the data in
  * the same time shows only there). */
 static const struct iosage_pattern_floor floors[] = {
-    {"rank_time_imbalance", 0.2, 0, NULL, 0.0},
-    {"rank_bytes_imbalance", 0.2, 0, NULL, 0.0},
-    {"shared_bytes_spread", 0.5, 0, NULL, 0.0},
-    {NULL, 0.0, 0, NULL, 0.0},
+    {"rank_time_imbalance", 0.2, 0, NULL, 0.0, NULL},
+    {"rank_bytes_imbalance", 0.2, 0, NULL, 0.0, NULL},
+    {"shared_bytes_spread", 0.5, 0, NULL, 0.0, NULL},
+    {NULL, 0.0, 0, NULL, 0.0, NULL},
 };
 
 const struct iosage_pattern ios_pattern_parallelism_efficiency = {

@@ -232,10 +232,10 @@ static const struct iosage_pattern_change changes[] = {
  * the written criteria, 0.0% of the I/O time". No run of data/hpc-runs or
  * data/bench-runs labeled with the pattern is under the shared share. */
 static const struct iosage_pattern_floor floors[] = {
-    {"sync_extra_per_write", 0.05, 0, NULL, 0.0},
-    {"reread_time_share", 0.05, 1, NULL, 0.0},
-    {"lustre_single_ost_write_share", 0.5, 0, "file_shared_byte_share", 0.1},
-    {NULL, 0.0, 0, NULL, 0.0},
+    {"sync_extra_per_write", 0.05, 0, NULL, 0.0, NULL},
+    {"reread_time_share", 0.05, 1, NULL, 0.0, NULL},
+    {"lustre_single_ost_write_share", 0.5, 0, "file_shared_byte_share", 0.1, NULL},
+    {NULL, 0.0, 0, NULL, 0.0, NULL},
 };
 
 const struct iosage_pattern ios_pattern_throughput_utilization = {

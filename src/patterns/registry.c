@@ -2,6 +2,7 @@
  * src/patterns/registry.c - lookups over the registered patterns
  * (pattern_list.c holds the list).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,6 +88,13 @@ int iosage_pattern_floor_met(const struct iosage_pattern *p, const float *x,
             used += (size_t)snprintf(why + used, size - used, "%s%s %.3g < %g",
                                      i ? ", " : "", fl->feature, (double)x[f],
                                      fl->min);
+        else if (why && used < size && fl->also_count)
+            used += (size_t)snprintf(why + used, size - used,
+                                     "%s%s %.3g but %.0f %s < %.0f",
+                                     i ? ", " : "", fl->feature, (double)x[f],
+                                     pow(10.0, (double)x[a]) - 1.0,
+                                     fl->also_count,
+                                     pow(10.0, fl->also_min) - 1.0);
         else if (why && used < size)
             used += (size_t)snprintf(why + used, size - used,
                                      "%s%s %.3g but %s %.3g < %g", i ? ", " : "",
