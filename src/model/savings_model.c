@@ -66,7 +66,7 @@ struct srow {
     float y;             /* the saving, clipped */
     int healthy;         /* a healthy configuration's run (y = 0) */
     int group;           /* cross-validation group */
-    int config;          /* index of the configuration, for the top check */
+    int config;          /* index of the configuration: healthy figures */
     size_t ds_row;       /* the run's row in the dataset */
     const char *kernel;
 };
@@ -936,7 +936,9 @@ iosage_status iosage_savings_evaluate(const char *dir, const iosage_dataset *ds,
             if (!r[i].healthy && r[i].y >= IOSAGE_SAVINGS_PAYS &&
                 pred[i] >= IOSAGE_SAVINGS_PAYS)
                 e->both_pay++;
-            struct top_slot *t = &top[r[i].config];
+            /* per run: a configuration measured on two systems is two
+             * runs, each with its own best change */
+            struct top_slot *t = &top[r[i].ds_row];
             if (r[i].healthy) {
                 if (pred[i] > healthy_max[r[i].config]) {
                     healthy_max[r[i].config] = pred[i];
