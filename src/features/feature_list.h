@@ -16,7 +16,8 @@
  *
  * The last two are counts, not scale-invariant: the floors read them (a
  * pattern's materiality, as LABELING.md's criteria count it), and training
- * never shows them to a model (iosage_feature_model_input).
+ * never shows them to a model: a model's inputs are the first
+ * IOSAGE_NUM_MODEL_FEATURES (src/model/xgb.c gives XGBoost those columns).
  */
 #ifndef IOS_FEATURE_LIST_H
 #define IOS_FEATURE_LIST_H
