@@ -6,7 +6,8 @@
 #
 # For each corpus (the shared real logs, and the generated data/bench-runs
 # logs) it reports logs per second for `iosage batch` with 1 and 2 threads
-# and for iosage-mpi with 1, 2 and 4 ranks (best of ROUNDS runs, default 3),
+# and for iosage-mpi with 1, 2 and 4 ranks (best of ROUNDS runs, default 3;
+# 1 and 2 ranks alternate in MPI_PAIR_ROUNDS pairs, default 5),
 # the peak resident memory (GNU time; per rank for MPI), and where one
 # thread's time goes (--profile: reading, decoding = decompression + record
 # decoding, features, prediction).
@@ -103,25 +104,66 @@ best() {
     "$([ "$kind" = mpi ] && echo ' (largest rank)' || true)"
 }
 
-# ceiling DIR: how much two independent single-threaded processes get done
-# at once compared with one alone, best of $rounds each: 2 * t(one) /
-# t(two at once). On a quiet 2-core machine this is near 2; it is what the
-# cores (and the other work on them) allow any 2-rank run.
-ceiling() {
-  local dir=$1 r t0 t1 one=999 two=999
-  for ((r = 0; r < rounds; r++)); do
-    t0=$(date +%s.%N)
-    "$iosage" batch -q -j 1 -o "$tmp/c1.jsonl" "$dir" 2>/dev/null || true
-    t1=$(date +%s.%N)
-    one=$(awk -v a="$t0" -v b="$t1" -v m="$one" 'BEGIN { d = b - a; print (d < m) ? d : m }')
-    t0=$(date +%s.%N)
-    "$iosage" batch -q -j 1 -o "$tmp/c2.jsonl" "$dir" 2>/dev/null &
-    "$iosage" batch -q -j 1 -o "$tmp/c3.jsonl" "$dir" 2>/dev/null || true
-    wait || true
-    t1=$(date +%s.%N)
-    two=$(awk -v a="$t0" -v b="$t1" -v m="$two" 'BEGIN { d = b - a; print (d < m) ? d : m }')
+# ceiling_once DIR: how much two independent single-threaded processes
+# get done at once compared with one alone: 2 * t(one) / t(two at once).
+# On a quiet 2-core machine this is near 2; it is what the cores (and the
+# other work on them) allow any 2-rank run at that moment.
+ceiling_once() {
+  local dir=$1 t0 t1 t2
+  t0=$(date +%s.%N)
+  "$iosage" batch -q -j 1 -o "$tmp/c1.jsonl" "$dir" 2>/dev/null || true
+  t1=$(date +%s.%N)
+  "$iosage" batch -q -j 1 -o "$tmp/c2.jsonl" "$dir" 2>/dev/null &
+  "$iosage" batch -q -j 1 -o "$tmp/c3.jsonl" "$dir" 2>/dev/null || true
+  wait || true
+  t2=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.4f", 2 * (b - a) / (c - b) }'
+}
+
+# median: the median of the numbers on stdin, 2 decimals ("-" for none)
+median() {
+  sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# mpi_pairs DIR: iosage-mpi with 1 and with 2 ranks, alternating, in
+# MPI_PAIR_ROUNDS rounds (default 5), each round also measuring the
+# machine's ceiling for 2 processes (ceiling_once): a table line for 1 and
+# 2 ranks (best rate), and the speed-up of 2 ranks as best over best
+# ($best_ratio), as the median of the rounds' own ratios ($median_ratio),
+# the median ceiling ($median_ceiling) and the median of speed-up over
+# ceiling ($median_share). Measuring 1 rank, then 2 ranks, then the
+# ceiling each in a block of its own let a change of load between the
+# blocks pass for a speed-up or a loss.
+mpi_pairs() {
+  local dir=$1 r np rate wall kib cpu ratios=() ceilings=() shares=()
+  local -A bestr=([1]=0 [2]=0) bestw=([1]=0 [2]=0) peakk=([1]=0 [2]=0)
+  pair_rounds=${MPI_PAIR_ROUNDS:-5}
+  for ((r = 0; r < pair_rounds; r++)); do
+    local pr=()
+    for np in 1 2; do
+      read -r rate wall kib cpu < <(one mpi "$np" "$dir")
+      pr+=("$rate")
+      if [ "$rate" -gt "${bestr[$np]}" ]; then bestr[$np]=$rate bestw[$np]=$wall; fi
+      if [ "$kib" -gt "${peakk[$np]}" ]; then peakk[$np]=$kib; fi
+      cp "$tmp/out.jsonl" "$tmp/mpi-$np.jsonl" 2>/dev/null || true
+    done
+    local ratio ceil
+    ratio=$(awk -v a="${pr[1]}" -v b="${pr[0]}" 'BEGIN { if (b > 0) printf "%.4f", a / b; else print 0 }')
+    ceil=$(ceiling_once "$dir")
+    ratios+=("$ratio")
+    ceilings+=("$ceil")
+    shares+=("$(awk -v a="$ratio" -v b="$ceil" 'BEGIN { if (b > 0) printf "%.4f", a / b; else print 0 }')")
   done
-  awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", 2 * a / b }'
+  for np in 1 2; do
+    printf '  %-22s %6s logs/s %7.1f logs/s/worker  CPU %6s ms/log  wall with start-up %6s s  peak RSS %5.1f MiB (largest rank)\n' \
+      "iosage-mpi, $np rank$([ "$np" -gt 1 ] && echo s || true)" "${bestr[$np]}" \
+      "$(awk -v a="${bestr[$np]}" -v n="$np" 'BEGIN { print a / n }')" - "${bestw[$np]}" \
+      "$(awk -v k="${peakk[$np]}" 'BEGIN { print k / 1024 }')"
+  done
+  best_ratio=$(awk -v a="${bestr[2]}" -v b="${bestr[1]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+  median_ratio=$(printf '%s\n' "${ratios[@]}" | median)
+  median_ceiling=$(printf '%s\n' "${ceilings[@]}" | median)
+  median_share=$(printf '%s\n' "${shares[@]}" | median)
 }
 
 corpus() {
@@ -136,22 +178,18 @@ corpus() {
   best threads 1 "$dir"
   best threads 2 "$dir"
   if [ -x "$mpi" ] && command -v mpirun >/dev/null; then
-    local r1=0 r2=0
-    for np in 1 2 4; do
-      best mpi "$np" "$dir"
-      [ "$np" = 1 ] && r1=$last_rate
-      [ "$np" = 2 ] && r2=$last_rate
-      cp "$tmp/out.jsonl" "$tmp/mpi-$np.jsonl" 2>/dev/null || true
-    done
+    mpi_pairs "$dir"
+    best mpi 4 "$dir"
+    cp "$tmp/out.jsonl" "$tmp/mpi-4.jsonl" 2>/dev/null || true
     "$iosage" batch -q -j 1 -o "$tmp/threads.jsonl" "$dir" 2>/dev/null || true
     local same=identical
     for np in 1 2 4; do
       cmp -s "$tmp/threads.jsonl" "$tmp/mpi-$np.jsonl" || same="DIFFERENT (ranks $np)"
     done
-    printf '  iosage-mpi 2 ranks / 1 rank: %sx (goal 1.8x); output of 1, 2, 4 ranks vs batch -j 1: %s\n' \
-      "$(awk -v a="$r2" -v b="$r1" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" "$same"
-    printf '  this machine now: two independent `batch -j 1` processes at once do %sx the work of one (the ceiling for 2 ranks)\n' \
-      "$(ceiling "$dir")"
+    printf '  iosage-mpi 2 ranks / 1 rank: %sx best over best; median of %s alternating rounds %sx (goal 1.8x); output of 1, 2, 4 ranks vs batch -j 1: %s\n' \
+      "$best_ratio" "$pair_rounds" "$median_ratio" "$same"
+    printf '  the same rounds: two independent `batch -j 1` processes at once do %sx the work of one (median; the ceiling for 2 ranks); 2 ranks reach %s of it (median)\n' \
+      "$median_ceiling" "$median_share"
   else
     echo "  (iosage-mpi not built: MPI runs skipped)"
   fi

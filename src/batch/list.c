@@ -107,7 +107,9 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in directory dir (without "." and ".."), sorted; *n of them.
+/* The names in directory dir (without "." and "..", and without the plain
+ * files that are not logs when readdir says which those are), sorted; *n
+ * of them.
  * Returns a malloc'd array of malloc'd names, or NULL with errno set
  * (an empty directory gives a non-NULL array and *n = 0). */
 static char **read_dir_sorted(const char *dir, size_t *n)
@@ -122,6 +124,13 @@ static char **read_dir_sorted(const char *dir, size_t *n)
     while (names && (e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
+#ifdef DT_REG
+        /* a plain file that is not a log is skipped without the stat()
+         * add_dir_entry would spend on it: half the entries of a run
+         * directory with a sidecar beside each log */
+        if (e->d_type == DT_REG && !is_log_name(e->d_name))
+            continue;
+#endif
         if (*n == cap) {
             char **v = realloc(names, cap * 2 * sizeof *v);
             if (!v)

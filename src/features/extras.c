@@ -118,6 +118,7 @@ void ios_ft_extras(const iosage_file_table *t, const struct ios_ref *refs,
         const struct ios_layer *L = ios_layer_of(row->module);
         for (size_t i = row_start[k]; i < row_start[k + 1]; i++) {
             const iosage_record *r = refs[i].rec;
+            ios_prefetch_ref(refs, row_start[t->n_rows], i);
             if (row->module == IOSAGE_MOD_POSIX || row->module == IOSAGE_MOD_DFS)
                 add_posix(x, L, r);
             else if (row->module == IOSAGE_MOD_MPIIO)

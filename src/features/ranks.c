@@ -75,6 +75,7 @@ static int unique_bytes(iosage_file_table *t, const struct ios_ref *refs,
         const struct ios_layer *L = ios_layer_of(row->module);
         for (size_t i = row_start[k]; i < row_start[k + 1]; i++) {
             const iosage_record *r = refs[i].rec;
+            ios_prefetch_ref(refs, row_start[t->n_rows], i);
             if (r->rank < 0)
                 continue;
             if (n == cap) {
