@@ -320,3 +320,25 @@ size_t *iosage_batch_schedule(const iosage_batch_list *list, size_t first,
     sort_list = NULL;
     return order;
 }
+
+int64_t *iosage_batch_tail_bytes(const iosage_batch_list *list,
+                                 const size_t *order, size_t count)
+{
+    int64_t *tail = malloc((count + 1) * sizeof *tail);
+    if (!tail)
+        return NULL;
+    tail[count] = 0;
+    for (size_t k = count; k-- > 0;) {
+        int64_t size = list->items[order[k]].size;
+        tail[k] = tail[k + 1] + (size > 0 ? size : 0);
+    }
+    return tail;
+}
+
+int64_t iosage_batch_group_bytes(int64_t tail, int workers)
+{
+    int64_t share = tail / (2 * (int64_t)(workers > 0 ? workers : 1));
+    if (share > IOSAGE_BATCH_GROUP_BYTES)
+        share = IOSAGE_BATCH_GROUP_BYTES;
+    return share > 0 ? share : 1;
+}

@@ -7,7 +7,9 @@
  *   schedule   the window's indices, largest file first
  *   workers    threads take schedule positions from one atomic counter
  *              into groups of up to IOSAGE_BATCH_GROUP logs (one model
- *              call per group) and fill rows[index - first]; a log larger
+ *              call per group), smaller as the schedule runs out
+ *              (iosage_batch_group_bytes), and fill rows[index - first];
+ *              a log larger
  *              than IOSAGE_BATCH_BIG_LOG is analysed alone under the `big`
  *              mutex, so at most one such log is in memory at a time
  *              (and, with p->render, writes each row out as text, so
@@ -36,6 +38,7 @@ struct pool {
     const struct iosage_batch_run_params *p;
     size_t first;                 /* the window's first list index */
     size_t *order;                /* its schedule (count entries) */
+    int64_t *tail;                /* iosage_batch_tail_bytes of order */
     size_t count;
     struct iosage_batch_row *rows; /* rows[i - first] */
     atomic_size_t next;           /* next schedule position */
@@ -117,18 +120,20 @@ static void process(struct pool *pl, const size_t *idx, size_t n, int big,
 }
 
 /* Take schedule positions into a group of at most IOSAGE_BATCH_GROUP logs
- * and IOSAGE_BATCH_GROUP_BYTES; a big log met on the way is analysed alone
- * at once. Returns the group's size (0: the schedule is used up). */
+ * and iosage_batch_group_bytes of files; a big log met on the way is
+ * analysed alone at once. Returns the group's size (0: the schedule is
+ * used up). */
 static size_t take_group(struct pool *pl, size_t *idx,
                          struct iosage_batch_times *t)
 {
     size_t n = 0;
-    int64_t bytes = 0;
-    while (n < IOSAGE_BATCH_GROUP && bytes < IOSAGE_BATCH_GROUP_BYTES &&
-           !atomic_load(&pl->stop)) {
+    int64_t bytes = 0, cap = 1;
+    while (n < IOSAGE_BATCH_GROUP && bytes < cap && !atomic_load(&pl->stop)) {
         size_t k = atomic_fetch_add(&pl->next, 1);
         if (k >= pl->count)
             break;
+        if (n == 0)
+            cap = iosage_batch_group_bytes(pl->tail[k], pl->p->threads);
         size_t i = pl->order[k];
         int64_t size = pl->list->items[i].size;
         if (size > IOSAGE_BATCH_BIG_LOG) {
@@ -188,13 +193,20 @@ static iosage_status run_window(struct pool *pl, size_t first, size_t count,
     pl->first = first;
     pl->count = count;
     pl->order = iosage_batch_schedule(pl->list, first, count);
-    if (!pl->order)
+    pl->tail = pl->order ? iosage_batch_tail_bytes(pl->list, pl->order, count)
+                         : NULL;
+    if (!pl->tail) {
+        free(pl->order);
+        pl->order = NULL;
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "batch", -1,
                         "out of memory");
+    }
     atomic_store(&pl->next, 0);
     iosage_status st = run_workers(pl, pl->p->threads, err);
     free(pl->order);
+    free(pl->tail);
     pl->order = NULL;
+    pl->tail = NULL;
     if (st == IOSAGE_OK && pl->fatal != IOSAGE_OK) {
         st = pl->fatal;
         if (err)

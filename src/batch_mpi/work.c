@@ -105,18 +105,21 @@ static long take(MPI_Win win)
 }
 
 /* Take positions into a group as the threaded pool does (at most
- * IOSAGE_BATCH_GROUP logs and IOSAGE_BATCH_GROUP_BYTES; a big log alone).
- * Returns the group's size, 0 when the schedule is used up; *last gets the
- * last position taken (for the progress bar). */
+ * IOSAGE_BATCH_GROUP logs and iosage_batch_group_bytes of files for the
+ * ranks; a big log alone). Returns the group's size, 0 when the schedule
+ * is used up; *last gets the last position taken (for the progress bar). */
 static size_t take_group(MPI_Win win, const iosage_batch_list *list,
-                         const size_t *order, size_t *idx, long *last)
+                         const size_t *order, const int64_t *tail,
+                         int n_ranks, size_t *idx, long *last)
 {
     size_t n = 0;
-    int64_t bytes = 0;
-    while (n < IOSAGE_BATCH_GROUP && bytes < IOSAGE_BATCH_GROUP_BYTES) {
+    int64_t bytes = 0, cap = 1;
+    while (n < IOSAGE_BATCH_GROUP && bytes < cap) {
         long pos = take(win);
         if (pos < 0 || (size_t)pos >= list->n)
             break;
+        if (n == 0)
+            cap = iosage_batch_group_bytes(tail[pos], n_ranks);
         *last = pos;
         idx[n++] = order[pos];
         int64_t size = list->items[order[pos]].size;
@@ -132,10 +135,14 @@ int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
              struct iosage_batch_times *times)
 {
     size_t *order = iosage_batch_schedule(list, 0, list->n);
-    int ok = order != NULL, all_ok;
+    int64_t *tail = order ? iosage_batch_tail_bytes(list, order, list->n)
+                          : NULL;
+    int ok = tail != NULL, all_ok, n_ranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_ok) {
         free(order);
+        free(tail);
         fprintf(stderr, "iosage-mpi: rank %d: out of memory\n", rank);
         return -1;
     }
@@ -153,7 +160,8 @@ int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
     MPI_Win_lock_all(0, win);
     size_t idx[IOSAGE_BATCH_GROUP], n;
     long last = 0;
-    while (rc == 0 && (n = take_group(win, list, order, idx, &last)) > 0) {
+    while (rc == 0 &&
+           (n = take_group(win, list, order, tail, n_ranks, idx, &last)) > 0) {
         rc = do_group(m, list, idx, n, o, rows, times);
         if (draw && ios_batch_now() - t_draw >= 0.2) { /* logs handed out */
             t_draw = ios_batch_now();
@@ -165,5 +173,6 @@ int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
     if (draw)
         ios_batch_progress_end(&bar);
     free(order);
+    free(tail);
     return rc;
 }

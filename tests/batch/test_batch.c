@@ -227,6 +227,32 @@ static void schedule_largest_first(void **state)
     iosage_batch_list_free(&list);
 }
 
+/* Tail bytes along the schedule, and the group share taken from them. */
+static void groups_shrink_with_the_tail(void **state)
+{
+    (void)state;
+    iosage_batch_list list = {0};
+    const int64_t sizes[] = {5, 10, 5, -1, 10};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(iosage_batch_list_push(&list, "x", sizes[i], NULL,
+                                                NULL), IOSAGE_OK);
+    size_t *order = iosage_batch_schedule(&list, 0, 5); /* 1 4 0 2 3 */
+    int64_t *tail = iosage_batch_tail_bytes(&list, order, 5);
+    const int64_t want[] = {30, 20, 10, 5, 0, 0}; /* -1 counts as 0 */
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(tail[i], want[i]);
+    free(tail);
+    free(order);
+    iosage_batch_list_free(&list);
+    /* a quarter of the tail for 2 workers, a sixth for 3, capped, >= 1 */
+    assert_int_equal(iosage_batch_group_bytes(1000, 2), 250);
+    assert_int_equal(iosage_batch_group_bytes(1200, 3), 200);
+    assert_int_equal(iosage_batch_group_bytes(3, 2), 1);
+    assert_int_equal(iosage_batch_group_bytes(0, 1), 1);
+    assert_int_equal(iosage_batch_group_bytes(INT64_C(1) << 40, 1),
+                     IOSAGE_BATCH_GROUP_BYTES);
+}
+
 static void touch(const char *dir, const char *name, const char *text)
 {
     char path[512];
@@ -420,6 +446,7 @@ int main(void)
         cmocka_unit_test(jsonl_error_and_ok_rows),
         cmocka_unit_test(exact_form_round_trips),
         cmocka_unit_test(schedule_largest_first),
+        cmocka_unit_test(groups_shrink_with_the_tail),
         cmocka_unit_test(listing_order_and_lists),
         cmocka_unit_test(summary_counts_and_top_jobs),
         cmocka_unit_test(pool_windows_in_order),
