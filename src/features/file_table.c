@@ -16,6 +16,7 @@
  *      remapped).
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,13 +412,16 @@ static void job_sums(iosage_file_table *t)
  * the rows themselves (hundreds of bytes each, which qsort's merge sort
  * copies at every level) took 83 ms on a log of 10^5 files; sorting these
  * keys and then moving each row once, in place, 27 ms (medians of 5,
- * alternating, 2026-12-05). */
+ * alternating, 2026-12-05). The key is 32 bytes: glibc's qsort sorts
+ * elements above 32 bytes through an array of pointers to them, each
+ * comparison a pair of cache misses on a large table, and then permutes
+ * them with memcpy (the rows' count already fits an int: see where[]). */
 struct sort_key {
     double io_time;
     int64_t bytes;
     uint64_t id;
-    int module;
-    size_t old; /* index before sorting */
+    int32_t module;
+    uint32_t old; /* index before sorting */
 };
 
 static int cmp_key(const void *pa, const void *pb)
@@ -444,7 +448,7 @@ static void permute_rows(struct iosage_file_row *rows, struct sort_key *keys,
         size_t j = i;
         for (;;) {
             size_t from = keys[j].old;
-            keys[j].old = j;
+            keys[j].old = (uint32_t)j;
             if (from == i) {
                 rows[j] = held;
                 break;
@@ -460,6 +464,8 @@ static void permute_rows(struct iosage_file_row *rows, struct sort_key *keys,
 static int sort_rows(iosage_file_table *t)
 {
     size_t n = t->n_rows;
+    if (n > INT_MAX)
+        return -1; /* where[] holds ints */
     struct sort_key *keys = ios_big_malloc((n ? n : 1) * sizeof *keys);
     int *where = ios_big_malloc((n ? n : 1) * sizeof *where);
     if (!keys || !where) {
@@ -471,7 +477,7 @@ static int sort_rows(iosage_file_table *t)
         const struct iosage_file_row *r = &t->rows[i];
         keys[i] = (struct sort_key){r->io_time,
                                     ios_sadd(r->bytes_read, r->bytes_written),
-                                    r->id, r->module, i};
+                                    r->id, r->module, (uint32_t)i};
     }
     qsort(keys, n, sizeof *keys, cmp_key);
     for (size_t i = 0; i < n; i++)
