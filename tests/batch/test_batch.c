@@ -206,14 +206,20 @@ static void exact_form_round_trips(void **state)
                      IOSAGE_E_CORRUPT);
 }
 
+/* Five items of sizes 5, 10, 5, -1 (not known) and 10. */
+static void push_five(iosage_batch_list *list)
+{
+    const int64_t sizes[] = {5, 10, 5, -1, 10};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(iosage_batch_list_push(list, "x", sizes[i], NULL,
+                                                NULL), IOSAGE_OK);
+}
+
 static void schedule_largest_first(void **state)
 {
     (void)state;
     iosage_batch_list list = {0};
-    const int64_t sizes[] = {5, 10, 5, -1, 10};
-    for (int i = 0; i < 5; i++)
-        assert_int_equal(iosage_batch_list_push(&list, "x", sizes[i], NULL,
-                                                NULL), IOSAGE_OK);
+    push_five(&list);
     size_t *order = iosage_batch_schedule(&list, 0, 5);
     const size_t want[] = {1, 4, 0, 2, 3};
     for (int i = 0; i < 5; i++)
@@ -232,10 +238,7 @@ static void groups_shrink_with_the_tail(void **state)
 {
     (void)state;
     iosage_batch_list list = {0};
-    const int64_t sizes[] = {5, 10, 5, -1, 10};
-    for (int i = 0; i < 5; i++)
-        assert_int_equal(iosage_batch_list_push(&list, "x", sizes[i], NULL,
-                                                NULL), IOSAGE_OK);
+    push_five(&list);
     size_t *order = iosage_batch_schedule(&list, 0, 5); /* 1 4 0 2 3 */
     int64_t *tail = iosage_batch_tail_bytes(&list, order, 5);
     const int64_t want[] = {30, 20, 10, 5, 0, 0}; /* -1 counts as 0 */
