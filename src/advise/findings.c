@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ios_math.h"
 
 void adv_finding_make(const iosage_log *log, const iosage_file_table *t,
                       int k, double score, struct adv_finding *f)
@@ -59,7 +60,7 @@ static int cmp_finding(const void *pa, const void *pb)
     const struct adv_finding *a = pa, *b = pb;
     if (a->held != b->held)
         return a->held ? 1 : -1;
-    long sa = lround(100.0 * a->share), sb = lround(100.0 * b->share);
+    long sa = ios_libm()->lround(100.0 * a->share), sb = ios_libm()->lround(100.0 * b->share);
     if (sa != sb)
         return sa > sb ? -1 : 1;
     int oa = iosage_pattern_get(a->pattern)->advice_rank;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "ios_numfmt.h"
+#include "ios_math.h"
 
 /* --- the report documents ------------------------------------------------ */
 
@@ -54,7 +55,7 @@ char *ios_fmt_doc_secs(char *buf, size_t n, double secs)
         snprintf(buf, n, "%.0f s", secs);
     else
         snprintf(buf, n, "%s%.0f h %02.0f min", secs < 0 ? "-" : "", floor(a / 3600.0),
-                 floor(fmod(a, 3600.0) / 60.0));
+                 floor(ios_libm()->fmod(a, 3600.0) / 60.0));
     return buf;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "ios_features.h"
+#include "ios_math.h"
 
 static void add_bins(int64_t dst[2][IOS_N_BINS], const struct ios_layer *L,
                      const iosage_record *r)
@@ -99,11 +100,11 @@ static void add_spread(struct ios_ft_extra *x, const struct ios_layer *L,
     }
     double n = (double)(nprocs > 0 ? nprocs : 1);
     if (t > 0.0) {
-        x->cv_time_sum += t * ios_ratio(sqrt(ios_fcnt(r, L->var_time)), t / n);
+        x->cv_time_sum += t * ios_ratio(ios_libm()->sqrt(ios_fcnt(r, L->var_time)), t / n);
         x->cv_time_w += t;
     }
     if (b > 0.0) {
-        x->cv_bytes_sum += b * ios_ratio(sqrt(ios_fcnt(r, L->var_bytes)), b / n);
+        x->cv_bytes_sum += b * ios_ratio(ios_libm()->sqrt(ios_fcnt(r, L->var_bytes)), b / n);
         x->cv_bytes_w += b;
     }
 }

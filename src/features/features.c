@@ -9,6 +9,7 @@
 
 #include "feature_list.h"
 #include "ios_features.h"
+#include "ios_math.h"
 
 #define ENUM_ENTRY(name, formula) F_##name,
 enum feature_index { IOS_FEATURES(ENUM_ENTRY) F_COUNT };
@@ -149,7 +150,7 @@ static void f_job(const iosage_file_table *t, const struct sums *s, float *o)
     put(o, F_job_read_byte_share, ios_share(s->top_bread, moved));
     put(o, F_job_read_op_share, ios_share(s->top_reads, ops));
     put(o, F_job_read_write_ratio_log,
-        log10((1.0 + s->top_bread) / (1.0 + s->top_bwritten)));
+        ios_libm()->log10((1.0 + s->top_bread) / (1.0 + s->top_bwritten)));
     put(o, F_job_read_time_share, ios_share(j->read_time, T));
     put(o, F_job_write_time_share, ios_share(j->write_time, T));
     put(o, F_job_meta_time_share, ios_share(j->meta_time, T));
@@ -294,7 +295,7 @@ static void f_interface(const iosage_file_table *t, const struct sums *s,
 static void imbalance(float *o, int f_imb, int f_log, double max, double mean)
 {
     put(o, f_imb, max > 0.0 ? 1.0 - ios_share(mean, max) : 0.0);
-    put(o, f_log, max > 0.0 && mean > 0.0 && max > mean ? log10(max / mean) : 0.0);
+    put(o, f_log, max > 0.0 && mean > 0.0 && max > mean ? ios_libm()->log10(max / mean) : 0.0);
 }
 
 static void f_balance(const iosage_file_table *t, float *o)

@@ -33,6 +33,7 @@
 #include "iosage/darshan.h"
 #include "iosage/features.h"
 #include "ios_file_layers.h"
+#include "ios_math.h"
 
 /* --- Safe counter access --------------------------------------------------- */
 
@@ -100,7 +101,7 @@ static inline double ios_log1p10(double x)
 {
     if (!(x > 0.0) || !isfinite(x))
         return 0.0;
-    return log10(1.0 + x);
+    return ios_libm()->log10(1.0 + x);
 }
 
 #define IOS_MIB 1048576.0

@@ -35,6 +35,7 @@
 #include "ios_common.h"
 #include "gen.h"
 #include "pfs_model.h"
+#include "ios_math.h"
 
 /* The base profiles and the native share (owned by gen_systems_free). */
 struct gen_systems {
@@ -94,7 +95,7 @@ static double uniform(uint64_t *state)
 /* Log-uniform in [lo, hi]: every factor of two is as likely as any other. */
 static double log_uniform(uint64_t *state, double lo, double hi)
 {
-    return lo * pow(hi / lo, uniform(state));
+    return lo * ios_libm()->pow(hi / lo, uniform(state));
 }
 
 /* 2^k bytes for k uniform in [lo_log2, hi_log2]. */
@@ -146,7 +147,7 @@ int gen_system_draw(const struct gen_systems *s, long seed,
     struct pfs_profile base = seek_free(&s->base[next_u64(&state) % (uint64_t)s->n]);
     const struct pfs_profile *b = &base;
     *p = *b;
-    p->ost_count = (int)lround(log_uniform(&state, 1, 64));
+    p->ost_count = (int)ios_libm()->lround(log_uniform(&state, 1, 64));
 
     const double mib = 1024.0 * 1024.0;
     p->ost_write_mibs = round3(log_uniform(&state, 0.2e9, 5e9) / mib);

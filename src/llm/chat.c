@@ -32,6 +32,7 @@
 
 #include "ios_common.h"
 #include "internal.h"
+#include "ios_math.h"
 
 /* How one attempt ended. */
 struct outcome {
@@ -154,7 +155,7 @@ static void classify(const iosage_llm_client *c, struct ios_llm_response *r,
  * exponential back-off, both capped. */
 static double backoff_s(const iosage_llm_options *o, int k, double retry_after)
 {
-    double w = retry_after > 0 ? retry_after : o->backoff_base_s * pow(2, k - 1);
+    double w = retry_after > 0 ? retry_after : o->backoff_base_s * ios_libm()->pow(2, k - 1);
     return w < o->backoff_max_s ? w : o->backoff_max_s;
 }
 

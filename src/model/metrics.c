@@ -18,6 +18,7 @@
 #include "ios_common.h"
 #include "ios_json.h"
 #include "internal.h"
+#include "ios_math.h"
 
 static double ratio(int64_t num, int64_t den)
 {
@@ -74,7 +75,7 @@ void iosage_metrics_compute(const uint32_t *truth, const uint32_t *pred,
 
 double ios_round6(double v)
 {
-    return isfinite(v) ? round(v * 1e6) / 1e6 : v;
+    return isfinite(v) ? ios_libm()->round(v * 1e6) / 1e6 : v;
 }
 
 /* A real, or null for NAN/Inf (json_real refuses them, P8). */

@@ -38,6 +38,7 @@
 #include "iosage/patterns.h"
 #include "iosage/savings.h"
 #include "iosage/validate.h"
+#include "ios_math.h"
 
 #define NF IOSAGE_NUM_FEATURES
 #define SAVINGS_FILE "savings.json"
@@ -411,7 +412,7 @@ static iosage_status out_of_fold(const char *change_id, const struct srow *r,
         for (size_t i = 0; st == IOSAGE_OK && i < n; i++)
             if (!use[i]) {
                 st = predict_one(b, r[i].x, &pred[i], err);
-                pred[i] = fmin(pred[i], ios_saving_cap(change_id, r[i].x));
+                pred[i] = ios_libm()->fmin(pred[i], ios_saving_cap(change_id, r[i].x));
             }
         if (b)
             ios_xgb()->XGBoosterFree(b);
@@ -473,7 +474,7 @@ double ios_spearman(const double *a, const double *b, size_t n)
             saa += (ra[i] - ma) * (ra[i] - ma);
             sbb += (rb[i] - mb) * (rb[i] - mb);
         }
-        r = saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : NAN;
+        r = saa > 0 && sbb > 0 ? sab / ios_libm()->sqrt(saa * sbb) : NAN;
     }
     free(ra);
     free(rb);
@@ -800,7 +801,7 @@ int iosage_savings_predict(const iosage_savings_model *m,
         double v;
         if (predict_one(c->booster, x, &v, NULL) != IOSAGE_OK)
             return -1;
-        v = fmin(clip_saving(v), ios_saving_cap(change_id, x));
+        v = ios_libm()->fmin(clip_saving(v), ios_saving_cap(change_id, x));
         out->saving = v;
         out->lo = clip_saving(v + (isnan(c->resid_lo) ? 0 : c->resid_lo));
         out->hi = clip_saving(v + (isnan(c->resid_hi) ? 0 : c->resid_hi));

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "ios_math.h"
 
 struct scored {
     float score;
@@ -45,7 +46,7 @@ static double short_decimal(double lo, double hi)
     double scale = 1;
     for (int d = 1; d <= 15; d++) {
         scale *= 10;
-        double t = round(mid * scale) / scale;
+        double t = ios_libm()->round(mid * scale) / scale;
         if (t > lo && t <= hi && fabs(t - mid) <= (hi - lo) / 4)
             return t;
     }

@@ -20,6 +20,7 @@
 
 #include "ios_common.h"
 #include "internal.h"
+#include "ios_math.h"
 
 #define NF IOSAGE_NUM_FEATURES
 /* Rows hold NF features; a model sees the first NM of them (the counts
@@ -166,7 +167,7 @@ static iosage_status valid_loss(BoosterHandle b, const struct ios_boost_job *job
     for (size_t i = 0; i < job->n_valid; i++) {
         double q = pred[i];
         q = q < 1e-15 ? 1e-15 : q > 1 - 1e-15 ? 1 - 1e-15 : q;
-        sum -= job->valid_labels[i] > 0.5f ? log(q) : log(1 - q);
+        sum -= job->valid_labels[i] > 0.5f ? ios_libm()->log(q) : ios_libm()->log(1 - q);
     }
     *loss = sum / (double)job->n_valid;
     return IOSAGE_OK;

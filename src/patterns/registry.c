@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ios_patterns.h"
+#include "ios_math.h"
 
 /* pattern_list.c: the patterns, ended by NULL. */
 extern const struct iosage_pattern *const ios_pattern_list[];
@@ -92,9 +93,9 @@ int iosage_pattern_floor_met(const struct iosage_pattern *p, const float *x,
             used += (size_t)snprintf(why + used, size - used,
                                      "%s%s %.3g but %.0f %s < %.0f",
                                      i ? ", " : "", fl->feature, (double)x[f],
-                                     pow(10.0, (double)x[a]) - 1.0,
+                                     ios_libm()->pow(10.0, (double)x[a]) - 1.0,
                                      fl->also_count,
-                                     pow(10.0, fl->also_min) - 1.0);
+                                     ios_libm()->pow(10.0, fl->also_min) - 1.0);
         else if (why && used < size)
             used += (size_t)snprintf(why + used, size - used,
                                      "%s%s %.3g but %s %.3g < %g", i ? ", " : "",

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ios_math.h"
 
 #define W 760.0
 #define H 260.0
@@ -29,7 +30,7 @@ void site_html(rep_out *out, const char *s)
 /* The smallest 1, 2 or 5 times a power of ten at or above v (v > 0). */
 static double round_up(double v)
 {
-    double p = pow(10, floor(log10(v)));
+    double p = ios_libm()->pow(10, floor(ios_libm()->log10(v)));
     double steps[] = {1, 2, 5, 10};
     for (int i = 0; i < 4; i++)
         if (steps[i] * p >= v)

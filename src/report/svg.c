@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ios_math.h"
 
 #define CW 720.0 /* chart width in px */
 
@@ -63,7 +64,7 @@ void rep_svg_request_sizes(rep_out *o, const json_t *charts)
     double max = 0;
     for (int d = 0; d < 2; d++)
         for (size_t i = 0; i < n; i++)
-            max = fmax(max, rep_at_num(dir[d], i));
+            max = ios_libm()->fmax(max, rep_at_num(dir[d], i));
     const double x0 = 60, y0 = 30, pw = CW - 80, ph = 170;
     svg_open(o, "request-sizes", 250, "Requests per size bin, read and write");
     svg_text(o, x0, 16, "start", "legend", "requests per size (log scale):");
@@ -82,7 +83,9 @@ void rep_svg_request_sizes(rep_out *o, const json_t *charts)
         const char *bin = json_is_string(b) ? json_string_value(b) : "?";
         for (int d = 0; d < 2; d++) {
             double v = rep_at_num(dir[d], i);
-            double h = max > 0 && v > 0 ? ph * log10(1 + v) / log10(1 + max) : 0;
+            const struct ios_libm *m = ios_libm();
+            double h = max > 0 && v > 0 ? ph * m->log10(1 + v) / m->log10(1 + max)
+                                        : 0;
             snprintf(tip, sizeof tip, "%s, %s bytes: %s requests", d ? "write" : "read", bin,
                      ios_fmt_doc_count(cnt, sizeof cnt, v));
             svg_bar(o, d ? "write" : "read", x0 + gw * (double)i + gw * 0.1 + bw * d,
@@ -107,7 +110,7 @@ void rep_svg_ranks(rep_out *o, const json_t *charts, const char *what)
     size_t n = json_array_size(vals);
     double max = 0;
     for (size_t i = 0; i < n; i++)
-        max = fmax(max, rep_at_num(vals, i));
+        max = ios_libm()->fmax(max, rep_at_num(vals, i));
     const double x0 = 80, y0 = 12, pw = CW - 100, ph = 120;
     svg_open(o, is_bytes ? "rank-bytes" : "rank-time", 170,
              is_bytes ? "Bytes moved per rank" : "I/O time per rank");
@@ -158,8 +161,8 @@ void rep_svg_scores(rep_out *o, const json_t *detection)
         double s = 0, t = 0;
         rep_num(p, "score", &s);
         rep_num(p, "threshold", &t);
-        s = fmin(fmax(s, 0), 1);
-        t = fmin(fmax(t, 0), 1);
+        s = ios_libm()->fmin(ios_libm()->fmax(s, 0), 1);
+        t = ios_libm()->fmin(ios_libm()->fmax(t, 0), 1);
         int hit = rep_bool(p, "detected", 0);
         double y = y0 + row * (double)i;
         char a[32], b[32], tip[256];
@@ -191,7 +194,7 @@ void rep_svg_shap(rep_out *o, const json_t *pattern)
     for (size_t i = 0; i < n; i++) {
         double c = 0;
         rep_num(json_array_get(shap, i), "contribution", &c);
-        max = fmax(max, fabs(c));
+        max = ios_libm()->fmax(max, fabs(c));
     }
     const char *id = rep_str(pattern, "id");
     char name[96];

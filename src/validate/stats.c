@@ -50,7 +50,10 @@ double iosage_validate_median(const double *x, size_t n)
  * (2^-1000 is a normal double). */
 static double binom_half_cdf(size_t n, size_t j)
 {
-    double term = ldexp(1.0, -(int)n), sum = term;
+    double term = 1.0; /* 2^-n, halved n times: exact, and no libm */
+    for (size_t i = 0; i < n; i++)
+        term *= 0.5;
+    double sum = term;
     for (size_t i = 1; i <= j && i <= n; i++) {
         term *= (double)(n - i + 1) / (double)i;
         sum += term;
