@@ -42,7 +42,8 @@ fi
 export TZ=UTC
 # the shim comes before the sanitizer runtime (see fault.c)
 export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1:abort_on_error=0
-export LSAN_OPTIONS=print_suppressions=0
+# the loader's own allocations look like leaks through the shim (lsan.supp)
+export LSAN_OPTIONS=print_suppressions=0:suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
