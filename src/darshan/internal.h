@@ -213,6 +213,11 @@ iosage_status ios_region_inflate(const uint8_t *src, size_t len, int comp,
                                  const char *path, const char *where,
                                  uint64_t region_off, iosage_error *err);
 
+/* How many compressed bytes of small zlib regions this process still
+ * decodes with zlib before it switches to libdeflate (region.c); tests set
+ * it to cover both sides of the switch. */
+void ios_region_set_zlib_first(long bytes);
+
 /* The most bytes a region of module_id (-1: the name region) stored in
  * stored_len bytes may inflate to (see IOS_INFLATE_RATIO), and in why[] the
  * limit in words for the error message. */

@@ -58,8 +58,8 @@ static size_t decode_record(const uint8_t *d, int v341, int swap,
 
 /* Read one token starting at or after *pos in text[0..n) (leading blanks
  * skipped); returns its arena copy or NULL when there is none / no memory
- * (*nomem tells which). */
-static char *read_token(const char *text, size_t n, size_t *pos,
+ * (*nomem tells which). *len gets its length. */
+static char *read_token(const char *text, size_t n, size_t *pos, size_t *len,
                         ios_arena *arena, int *nomem)
 {
     size_t i = *pos;
@@ -69,6 +69,7 @@ static char *read_token(const char *text, size_t n, size_t *pos,
     while (i < n && !is_blank(text[i]))
         i++;
     *pos = i;
+    *len = i - start;
     if (i == start)
         return NULL;
     char *s = ios_arena_alloc(arena, i - start + 1);
@@ -80,18 +81,22 @@ static char *read_token(const char *text, size_t n, size_t *pos,
     return s;
 }
 
-/* Stable sort of the mount table, longest mount point first. */
-static void sort_mounts(struct iosage_mount *m, size_t n)
+/* Stable sort of the mount table, longest mount point first; len[i] is the
+ * length of m[i].point and moves with it. An insertion sort: a job has a
+ * few dozen mounts, and they usually come nearly in order. */
+static void sort_mounts(struct iosage_mount *m, size_t *len, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
         struct iosage_mount cur = m[i];
-        size_t len = strlen(cur.point);
+        size_t cur_len = len[i];
         size_t j = i;
-        while (j > 0 && strlen(m[j - 1].point) < len) {
+        while (j > 0 && len[j - 1] < cur_len) {
             m[j] = m[j - 1];
+            len[j] = len[j - 1];
             j--;
         }
         m[j] = cur;
+        len[j] = cur_len;
     }
 }
 
@@ -103,26 +108,32 @@ static iosage_status decode_text(const char *text, size_t n, size_t base,
                                  struct iosage_job *job, ios_arena *arena,
                                  const char *path, iosage_error *err)
 {
+    const char *end = text + n;
     const char *nl = memchr(text, '\n', n);
     size_t exe_len = nl ? (size_t)(nl - text) : 0;
     size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        count += text[i] == '\n';
+    for (const char *p = nl; p; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
+        count++;
+    size_t slots = count ? count : 1;
     job->exe = ios_arena_alloc(arena, exe_len + 1);
-    job->mounts = ios_arena_alloc(arena,
-                                  (count ? count : 1) * sizeof *job->mounts);
-    if (!job->exe || !job->mounts)
+    job->mounts = ios_arena_alloc(arena, slots * sizeof *job->mounts);
+    size_t *point_len = ios_arena_alloc(arena, slots * sizeof *point_len);
+    if (!job->exe || !job->mounts || !point_len)
         goto nomem;
     memcpy(job->exe, text, exe_len);
 
+    /* every newline starts an entry; its tokens may run past the next
+     * newline, as with sscanf */
     size_t k = 0;
-    for (size_t i = 0; i < n && k < count; i++) {
-        if (text[i] != '\n')
-            continue;
-        size_t pos = i + 1;
+    for (const char *p = nl; p && k < count;
+         p = memchr(p + 1, '\n', (size_t)(end - p - 1))) {
+        size_t i = (size_t)(p - text);
+        size_t pos = i + 1, type_len = 0;
         int nomem = 0;
-        char *type = read_token(text, n, &pos, arena, &nomem);
-        char *point = type ? read_token(text, n, &pos, arena, &nomem) : NULL;
+        char *type = read_token(text, n, &pos, &type_len, arena, &nomem);
+        char *point = type ? read_token(text, n, &pos, &point_len[k], arena,
+                                        &nomem)
+                           : NULL;
         if (nomem)
             goto nomem;
         if (!point)
@@ -136,7 +147,7 @@ static iosage_status decode_text(const char *text, size_t n, size_t base,
         k++;
     }
     job->n_mounts = k;
-    sort_mounts(job->mounts, k);
+    sort_mounts(job->mounts, point_len, k);
     return IOSAGE_OK;
 nomem:
     return ios_fail(err, IOSAGE_E_NOMEM, path, "job region", -1,

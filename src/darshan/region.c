@@ -19,9 +19,16 @@
  * by zlib, which tells exactly what is wrong and where, and keeps what came
  * before the damage. The tracer (trace/), which compiles this file too but
  * never reads a log, builds without IOSAGE_LIBDEFLATE and so without it.
+ *
+ * Except the first small regions of a process: libdeflate probes the CPU
+ * on first use (four cpuid instructions, each a trap to the hypervisor on a
+ * virtual machine: 9 us a call on the one this was measured on), which
+ * costs more than zlib's slower decoding of a few kilobytes. See
+ * fast_worth_it().
  */
 #include <bzlib.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,11 +137,46 @@ static int fast_grow(outbuf *o, size_t src_len)
     return set_cap(o, cap > o->limit ? o->limit : cap);
 }
 
+/*
+ * 1 when a zlib region of len compressed bytes should go to libdeflate.
+ * A process decodes its first ZLIB_FIRST compressed bytes with zlib, as
+ * long as each region fits in what is left of them: libdeflate's CPU
+ * probe costs about what zlib loses to it on that much input (zlib for
+ * every region under 4 KiB made a batch of data/bench-runs 8.4 us a log
+ * slower, on logs of 3 KiB), so `iosage dump` of a small log never pays
+ * the probe (about 3% of the whole process on the empty shared log) and a
+ * batch pays it once, after its first few logs. Threads of a batch share
+ * the count; a race only moves the switch by a region.
+ */
+#define ZLIB_FIRST 16384
+static atomic_long zlib_left = ZLIB_FIRST;
+
+/* See internal.h. */
+void ios_region_set_zlib_first(long bytes)
+{
+    atomic_store_explicit(&zlib_left, bytes, memory_order_relaxed);
+}
+
+static int fast_worth_it(size_t len)
+{
+    long left = atomic_load_explicit(&zlib_left, memory_order_relaxed);
+    if (left <= 0)
+        return 1;
+    if (len > (size_t)left) {
+        atomic_store_explicit(&zlib_left, 0, memory_order_relaxed);
+        return 1;
+    }
+    atomic_fetch_sub_explicit(&zlib_left, (long)len, memory_order_relaxed);
+    return 0;
+}
+
 /* Decode every zlib stream of src into o with libdeflate. Returns 0 when
  * all of src was decoded, 1 when zlib must do it instead (damage,
  * truncation, the cap; o->len is then 0), -1 when memory ran out. */
 static int inflate_fast(const uint8_t *src, size_t len, outbuf *o)
 {
+    if (!fast_worth_it(len))
+        return 1;
     struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
     if (!d)
         return -1;
@@ -165,6 +207,11 @@ done:
     return rc;
 }
 #else
+void ios_region_set_zlib_first(long bytes)
+{
+    (void)bytes; /* no libdeflate: zlib does it all */
+}
+
 static int inflate_fast(const uint8_t *src, size_t len, outbuf *o)
 {
     (void)src;
