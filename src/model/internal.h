@@ -98,10 +98,6 @@ void ios_xgb_capture_log(void);
 /* A DMatrix of n rows of IOSAGE_NUM_FEATURES floats. */
 iosage_status ios_xgb_matrix(const float *x, size_t n, DMatrixHandle *out,
                              iosage_error *err);
-/* The same for rows of stride floats, of which the first cols are inputs. */
-iosage_status ios_xgb_matrix_cols(const float *x, size_t n, size_t stride,
-                                  size_t cols, DMatrixHandle *out,
-                                  iosage_error *err);
 
 /* Boosting parameters of one model. */
 struct ios_boost_job {
@@ -128,10 +124,6 @@ iosage_status ios_xgb_boost(const struct ios_boost_job *job,
  * prediction, into out[0 .. n). */
 iosage_status ios_xgb_predict(BoosterHandle b, const float *x, size_t n,
                               int margin, float *out, iosage_error *err);
-/* The same for rows of stride floats, of which the first cols are inputs. */
-iosage_status ios_xgb_predict_cols(BoosterHandle b, const float *x, size_t n,
-                                   size_t stride, size_t cols, int margin,
-                                   float *out, iosage_error *err);
 
 /* SHAP contributions of one row, IOSAGE_NUM_FEATURES + 1 values. */
 iosage_status ios_xgb_shap(BoosterHandle b, const float *x, float *contrib,

@@ -64,7 +64,6 @@ struct iosage_savings_model {
 /* One training row: a run's features and what a change saved on it. */
 struct srow {
     const float *x;      /* into the dataset */
-    const float *s;      /* the system's NS inputs (sdata.sys) */
     float y;             /* the saving, clipped */
     int healthy;         /* a healthy configuration's run (y = 0) */
     int group;           /* cross-validation group */
@@ -80,7 +79,6 @@ struct sdata {
     char **configs;      /* config id of each ds row */
     uint8_t *healthy;    /* ds row i is the first run of a healthy config */
     int *table_ds;       /* ds row of each table row, -1 when absent */
-    float *sys;          /* NS system inputs of each ds row (NaN: unknown) */
 };
 
 static void sdata_free(struct sdata *d)
@@ -91,7 +89,6 @@ static void sdata_free(struct sdata *d)
     free(d->configs);
     free(d->healthy);
     free(d->table_ds);
-    free(d->sys);
     iosage_savings_table_free(&d->table);
     memset(d, 0, sizeof *d);
 }
@@ -110,50 +107,6 @@ static char *config_of(const char *run_id)
     return c;
 }
 
-/* --- System inputs (experiment) ---------------------------------------- */
-
-#define NS 8
-static int use_system = -1;
-
-static int system_on(void)
-{
-    if (use_system < 0) {
-        const char *e = getenv("IOSAGE_SAVINGS_SYSTEM");
-        use_system = e && *e == '1';
-    }
-    return use_system;
-}
-
-/* value of key=... in text as a double with its unit suffix (k, m) dropped */
-static double sys_value(const char *text, const char *key)
-{
-    size_t kl = strlen(key);
-    for (const char *p = text; (p = strstr(p, key)) != NULL; p++) {
-        if ((p == text || p[-1] == ',' || p[-1] == ':') && p[kl] == '=')
-            return strtod(p + kl + 1, NULL);
-    }
-    return NAN;
-}
-
-static void system_inputs(const char *text, float *out)
-{
-    for (int k = 0; k < NS; k++)
-        out[k] = NAN;
-    if (!text || !strchr(text, ':'))
-        return; /* native */
-    double ost = sys_value(text, "ost");
-    double count = sys_value(text, "stripe");
-    const char *x = strstr(text, "stripe=");
-    double size = x && strchr(x, 'x') ? strtod(strchr(x, 'x') + 1, NULL) : NAN;
-    if (count < 0)
-        count = ost;
-    double v[NS] = {ost, sys_value(text, "ost_mibs"), sys_value(text, "rpc_us"),
-                    sys_value(text, "md_open_us"), count, size,
-                    sys_value(text, "cache"), sys_value(text, "dirty")};
-    for (int k = 0; k < NS; k++)
-        out[k] = v[k] > 0 ? (float)ios_libm()->log(v[k]) : NAN;
-}
-
 /* The manifest's labels column: healthy[i] = 1 for ds row i when its
  * configuration is labeled healthy. Every run of such a configuration is a
  * zero-saving row (its first run alone: 67-68 of 87 healthy configurations
@@ -168,15 +121,9 @@ static iosage_status mark_healthy(const char *dir, struct sdata *d,
         return st;
     int c_run = iosage_manifest_column(m, "run_id");
     int c_labels = iosage_manifest_column(m, "labels");
-    int c_sys = iosage_manifest_column(m, "system");
     for (size_t r = 0; r < m->n_rows; r++) {
         const char *run = iosage_manifest_cell(m, r, c_run);
         const char *labels = iosage_manifest_cell(m, r, c_labels);
-        if (run && c_sys >= 0)
-            for (size_t i = 0; i < d->ds->n_rows; i++)
-                if (strcmp(d->ds->run_ids[i], run) == 0)
-                    system_inputs(iosage_manifest_cell(m, r, c_sys),
-                                  d->sys + i * NS);
         if (!run || !labels || strcmp(labels, "healthy") != 0)
             continue;
         for (size_t i = 0; i < d->ds->n_rows; i++)
@@ -207,12 +154,7 @@ static iosage_status sdata_load(const char *dir, const iosage_dataset *ds,
     d->configs = calloc(n ? n : 1, sizeof *d->configs);
     d->healthy = calloc(n ? n : 1, 1);
     d->table_ds = calloc(d->table.n, sizeof *d->table_ds);
-    d->sys = malloc((n ? n : 1) * NS * sizeof *d->sys);
-    if (d->sys)
-        for (size_t i = 0; i < n * NS; i++)
-            d->sys[i] = NAN;
-    if (!d->configs || !d->healthy || !d->table_ds || !d->sys ||
-        !d->ds->run_ids)
+    if (!d->configs || !d->healthy || !d->table_ds || !d->ds->run_ids)
         return ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
     for (size_t i = 0; i < n; i++)
         if (!(d->configs[i] = config_of(d->ds->run_ids[i])))
@@ -350,7 +292,7 @@ static iosage_status change_rows(const struct sdata *d, const char *change_id,
             continue;
         const char *kernel = d->ds->kernels ? d->ds->kernels[i] : "";
         r[n++] = (struct srow){
-            .x = d->ds->x + (size_t)i * NF, .s = d->sys + (size_t)i * NS,
+            .x = d->ds->x + (size_t)i * NF,
             .y = clip_saving(d->table.rows[t].io_saving),
             .group = group_of(by_kernel ? kernel : d->configs[i], folds),
             .config = config_index(d, (size_t)i), .ds_row = (size_t)i,
@@ -361,8 +303,7 @@ static iosage_status change_rows(const struct sdata *d, const char *change_id,
             continue;
         const char *kernel = d->ds->kernels ? d->ds->kernels[i] : "";
         r[n++] = (struct srow){
-            .x = d->ds->x + i * NF, .s = d->sys + i * NS, .y = 0,
-            .healthy = 1,
+            .x = d->ds->x + i * NF, .y = 0, .healthy = 1,
             .group = group_of(by_kernel ? kernel : d->configs[i], folds),
             .config = config_index(d, i), .ds_row = i, .kernel = kernel};
     }
@@ -387,37 +328,16 @@ static void savings_params(struct iosage_train_params *p)
      * gained 0.02-0.06 Spearman and the top-ranked change among runs with
      * a choice 85.7% -> 91.4%; balance_io lost 0.01-0.08 (docs/evaluation.md) */
     p->colsample_bytree = 0.3;
-    const char *seed = getenv("IOSAGE_SAVINGS_SEED"); /* experiment */
-    if (seed)
-        p->seed = atoi(seed);
-    const char *pt = getenv("IOSAGE_SAVINGS_PTREES"); /* experiment */
-    if (pt)
-        p->forest_trees = atoi(pt);
 }
 
-/* The model inputs of a row: the first NM features, then the system's NS
- * inputs when they are used, into out (width row_width()). */
-static size_t row_width(void)
-{
-    return IOSAGE_NUM_MODEL_FEATURES + (system_on() ? NS : 0);
-}
-
-static void row_inputs(const struct srow *r, float *out)
-{
-    memcpy(out, r->x, IOSAGE_NUM_MODEL_FEATURES * sizeof *out);
-    if (system_on())
-        memcpy(out + IOSAGE_NUM_MODEL_FEATURES, r->s, NS * sizeof *out);
-}
-
-/* Train on rows r[i] with use[i] (all when use is NULL). */
+/* Train on rows r[i] with keep(i) (all when keep is NULL). */
 static iosage_status fit(const struct srow *r, size_t n, const int *use,
-                         int seed_offset, BoosterHandle *out,
-                         iosage_error *err)
+                         BoosterHandle *out, iosage_error *err)
 {
-    size_t m = 0, w = row_width();
+    size_t m = 0;
     for (size_t i = 0; i < n; i++)
         m += !use || use[i];
-    float *x = malloc((m ? m : 1) * w * sizeof *x);
+    float *x = malloc((m ? m : 1) * NF * sizeof *x);
     float *y = malloc((m ? m : 1) * sizeof *y);
     iosage_status st = x && y ? IOSAGE_OK
                               : ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1,
@@ -426,18 +346,17 @@ static iosage_status fit(const struct srow *r, size_t n, const int *use,
     for (size_t i = 0; st == IOSAGE_OK && i < n; i++) {
         if (use && !use[i])
             continue;
-        row_inputs(&r[i], x + k * w);
+        memcpy(x + k * NF, r[i].x, NF * sizeof *x);
         y[k++] = r[i].y;
     }
     DMatrixHandle dm = NULL;
     if (st == IOSAGE_OK)
-        st = ios_xgb_matrix_cols(x, m, w, w, &dm, err);
+        st = ios_xgb_matrix(x, m, &dm, err);
     if (st == IOSAGE_OK &&
         ios_xgb()->XGDMatrixSetFloatInfo(dm, "label", y, (bst_ulong)m) != 0)
         st = ios_xgb_fail(err, IOSAGE_E_INTERNAL, "labels");
     struct iosage_train_params p;
     savings_params(&p);
-    p.seed += seed_offset;
     int rounds = 0;
     if (st == IOSAGE_OK) {
         struct ios_boost_job job = {.train = dm, .p = &p, .model = 0,
@@ -449,18 +368,6 @@ static iosage_status fit(const struct srow *r, size_t n, const int *use,
         ios_xgb()->XGDMatrixFree(dm);
     free(x);
     free(y);
-    return st;
-}
-
-static iosage_status predict_row(BoosterHandle b, const struct srow *r,
-                                 double *out, iosage_error *err)
-{
-    float in[IOSAGE_NUM_MODEL_FEATURES + NS];
-    row_inputs(r, in);
-    size_t w = row_width();
-    float v = 0;
-    iosage_status st = ios_xgb_predict_cols(b, in, 1, w, w, 0, &v, err);
-    *out = v;
     return st;
 }
 
@@ -500,32 +407,15 @@ static iosage_status out_of_fold(const char *change_id, const struct srow *r,
                     pred[i] = 0;
             continue;
         }
-        const char *bag = getenv("IOSAGE_SAVINGS_BAG"); /* experiment */
-        int K = bag ? atoi(bag) : 1;
-        if (K < 1)
-            K = 1;
-        for (size_t i = 0; i < n; i++)
-            if (!use[i])
-                pred[i] = 0;
-        for (int k = 0; k < K && st == IOSAGE_OK; k++) {
-            BoosterHandle b = NULL;
-            st = fit(r, n, use, k, &b, err);
-            for (size_t i = 0; st == IOSAGE_OK && i < n; i++)
-                if (!use[i]) {
-                    double v = 0;
-                    st = predict_row(b, &r[i], &v, err);
-                    pred[i] += v / K;
-                }
-            if (b)
-                ios_xgb()->XGBoosterFree(b);
-        }
-        for (size_t i = 0; i < n; i++)
+        BoosterHandle b = NULL;
+        st = fit(r, n, use, &b, err);
+        for (size_t i = 0; st == IOSAGE_OK && i < n; i++)
             if (!use[i]) {
-                if (getenv("IOSAGE_SAVINGS_CAPONLY"))
-                    pred[i] = ios_saving_cap(change_id, r[i].x) *
-                              atof(getenv("IOSAGE_SAVINGS_CAPONLY"));
+                st = predict_one(b, r[i].x, &pred[i], err);
                 pred[i] = ios_libm()->fmin(pred[i], ios_saving_cap(change_id, r[i].x));
             }
+        if (b)
+            ios_xgb()->XGBoosterFree(b);
     }
     free(use);
     return st;
@@ -650,7 +540,7 @@ static iosage_status train_change(const struct sdata *d, const char *pattern,
         c->resid_hi = ios_quantile(res, m, 0.90);
         int count;
         fold_figures(r, n, pred, &c->cv_spearman, &c->cv_mae, &count);
-        st = fit(r, n, NULL, 0, &c->booster, err);
+        st = fit(r, n, NULL, &c->booster, err);
     }
     free(pred);
     free(res);
