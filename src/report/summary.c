@@ -6,6 +6,8 @@
  */
 #include <stdio.h>
 
+#include <string.h>
+
 #include "internal.h"
 
 /* The strings of array a joined with ", " ("none" when empty). */
@@ -58,17 +60,27 @@ static void row_fs(rep_out *o, const json_t *sum)
     }
 }
 
+/* "lo-hi", or "lo" alone when both print the same */
+static void range(rep_out *o, const char *lo, const char *hi)
+{
+    if (strcmp(lo, hi) == 0)
+        rep_puts(o, lo);
+    else
+        rep_printf(o, "%s-%s", lo, hi);
+}
+
 static void row_lustre(rep_out *o, const json_t *lu)
 {
     char a[32], b[32], c[32], d[32], e[32];
     double files = 0;
     rep_num(lu, "files", &files);
-    rep_printf(o, "%s file%s, stripe count %s-%s, stripe size %s-%s",
-               rep_field_count(a, sizeof a, lu, "files"), files == 1 ? "" : "s",
-               rep_field_count(b, sizeof b, lu, "stripe_count_min"),
-               rep_field_count(c, sizeof c, lu, "stripe_count_max"),
-               rep_field_bytes(d, sizeof d, lu, "stripe_size_min"),
-               rep_field_bytes(e, sizeof e, lu, "stripe_size_max"));
+    rep_printf(o, "%s file%s, stripe count ",
+               rep_field_count(a, sizeof a, lu, "files"), files == 1 ? "" : "s");
+    range(o, rep_field_count(b, sizeof b, lu, "stripe_count_min"),
+          rep_field_count(c, sizeof c, lu, "stripe_count_max"));
+    rep_puts(o, ", stripe size ");
+    range(o, rep_field_bytes(d, sizeof d, lu, "stripe_size_min"),
+          rep_field_bytes(e, sizeof e, lu, "stripe_size_max"));
 }
 
 const char *rep_summary_row(rep_out *o, const json_t *sum, int i)

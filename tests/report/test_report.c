@@ -222,6 +222,27 @@ static void test_healthy(void **state)
 
 /* ---- three detected patterns --------------------------------------------------- */
 
+/* One stripe count and one stripe size over every Lustre file: said once,
+ * not as a range "1-1". */
+static void test_lustre_single_layout(void **state)
+{
+    (void)state;
+    json_t *doc = load("three_patterns");
+    json_t *lu = json_object_get(json_object_get(doc, "summary"), "lustre");
+    assert_non_null(lu);
+    json_object_set_new(lu, "stripe_count_max",
+                        json_incref(json_object_get(lu, "stripe_count_min")));
+    json_object_set_new(lu, "stripe_size_max",
+                        json_incref(json_object_get(lu, "stripe_size_min")));
+    char *t = render(doc, IOSAGE_REPORT_TEXT, 0);
+    assert_contains(t, "Lustre          1,024 files, stripe count 1, stripe size 1.00 MiB\n");
+    free(t);
+    t = render(doc, IOSAGE_REPORT_MARKDOWN, 0);
+    assert_contains(t, "1,024 files, stripe count 1, stripe size 1.00 MiB");
+    free(t);
+    json_decref(doc);
+}
+
 static void test_three_text(void **state)
 {
     (void)state;
@@ -597,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_healthy),
         cmocka_unit_test(test_three_text),
+        cmocka_unit_test(test_lustre_single_layout),
         cmocka_unit_test(test_three_markdown),
         cmocka_unit_test(test_three_html),
         cmocka_unit_test(test_llm_and_fallback),
