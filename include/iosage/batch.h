@@ -105,8 +105,11 @@ IOSAGE_API int64_t iosage_batch_group_bytes(int64_t tail, int workers);
 
 enum iosage_batch_status {
     IOSAGE_BATCH_OK = 0,      /* read completely */
-    IOSAGE_BATCH_PARTIAL = 1, /* a module region was damaged: what came
-                                 before the damage was used; error says what */
+    IOSAGE_BATCH_PARTIAL = 1, /* a module region was damaged (what came
+                                 before the damage was used), or records
+                                 no runtime writes were left out (see
+                                 iosage_file_table_impossible_line); error
+                                 says what */
     IOSAGE_BATCH_ERROR = 2    /* not read: error says why, no other field */
 };
 

@@ -122,6 +122,17 @@ struct iosage_job_summary {
     double rank_bytes_max_time; /* I/O time of the rank that moved most */
     double rank_bytes_mean;
     int64_t active_ranks;  /* ranks estimated to do any I/O */
+    /* Records no Darshan runtime writes, left out of every row and sum:
+     * record id 0, or an integer counter below -2^40 (logs of runtimes
+     * whose record layout differs from the format's read so; see
+     * src/features/file_table.c).
+     * The first one is described for the report. */
+    int64_t impossible_records;
+    int impossible_module;       /* IOSAGE_MOD_* of the first, -1 if none */
+    uint64_t impossible_id;      /* its record id */
+    int impossible_counter;      /* its first counter below -2^40, or -1 when
+                                    only the id was impossible */
+    int64_t impossible_value;    /* that counter's value */
 };
 
 typedef struct iosage_file_table {
@@ -159,6 +170,14 @@ IOSAGE_API iosage_status iosage_file_table_build(const iosage_log *log,
                                                  iosage_file_table **out,
                                                  iosage_error *err);
 IOSAGE_API void iosage_file_table_free(iosage_file_table *t);
+
+/* One line on the records the table left out as impossible (see
+ * iosage_job_summary.impossible_records) into buf, e.g. "2 records left
+ * out as impossible (the first: POSIX record id 0, POSIX_OPENS =
+ * -3479876609991249848) ..."; returns 0 and writes nothing when there are
+ * none, else 1. */
+IOSAGE_API int iosage_file_table_impossible_line(const iosage_file_table *t,
+                                                 char *buf, size_t size);
 
 /* --- The feature vector ---------------------------------------------------- */
 

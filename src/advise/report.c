@@ -296,6 +296,9 @@ static void early_warnings(const struct iosage_advise_input *in, json_t *w)
     if (in->det->gate_only)
         warn(w, "the gate flagged the job (score %.2f) but no pattern model "
              "cleared its threshold: reported healthy", in->det->gate_score);
+    char line[512];
+    if (iosage_file_table_impossible_line(in->table, line, sizeof line))
+        warn(w, "%s", line);
     if (in->table->job.nprocs_suspect)
         warn(w, "the job record's process count is impossible; using %lld, "
              "one more than the highest rank seen", (long long)in->table->job.nprocs);

@@ -107,9 +107,10 @@ static iosage_status fill_job(struct iosage_batch_row *row,
     }
     row->exe = ios_utf8_fix(log->job.exe);
     const iosage_module_data *bad = damaged_module(log);
-    if (bad) {
-        char msg[800];
+    char msg[800];
+    if (bad)
         error_text(&bad->err, msg, sizeof msg);
+    if (bad || iosage_file_table_impossible_line(t, msg, sizeof msg)) {
         row->status = IOSAGE_BATCH_PARTIAL;
         row->error = ios_utf8_fix(msg);
         if (!row->error)

@@ -353,6 +353,8 @@ static iosage_status fold_all(const iosage_log *log, struct fl_table *t)
             const iosage_record *rec = &md->records[i];
             if (layer >= 0 && (rec->n_counters < want || rec->n_fcounters < wantf))
                 continue;
+            if (ios_record_impossible(rec, NULL))
+                continue;
             int64_t fi = file_index(t, rec->id, log);
             if (fi < 0)
                 return IOSAGE_E_NOMEM;
@@ -473,7 +475,8 @@ static iosage_status rank_sums(const iosage_log *log, struct fl_table *t)
         for (size_t i = 0; i < md->n_records && st == IOSAGE_OK; i++) {
             const iosage_record *rec = &md->records[i];
             if (rec->n_counters < iosage_counter_count(mods[k]) ||
-                rec->n_fcounters < iosage_fcounter_count(mods[k]))
+                rec->n_fcounters < iosage_fcounter_count(mods[k]) ||
+                ios_record_impossible(rec, NULL))
                 continue;
             int64_t fi = file_find(t, rec->id);
             if (fi < 0 || !fl_counted(&t->files[fi], layer))

@@ -47,7 +47,7 @@ static double latest_end(const iosage_log *log)
         const iosage_module_data *md = &log->modules[table_modules[k]];
         const struct ios_layer *L = ios_layer_of(table_modules[k]);
         for (size_t i = 0; i < md->n_records; i++)
-            for (int j = 0; j < 3; j++) {
+            for (int j = 0; j < 3 && !ios_record_impossible(&md->records[i], NULL); j++) {
                 double v = ios_fcnt(&md->records[i], L->end_ts[j]);
                 m = v > m ? v : m;
             }
@@ -99,6 +99,17 @@ static int cmp_ref(const void *pa, const void *pb)
     return 0;
 }
 
+static void note_impossible(struct iosage_job_summary *js, int module,
+                            const iosage_record *r, int counter)
+{
+    if (js->impossible_records++ > 0)
+        return;
+    js->impossible_module = module;
+    js->impossible_id = r->id;
+    js->impossible_counter = counter;
+    js->impossible_value = counter >= 0 ? r->counters[counter] : 0;
+}
+
 static int collect_refs(struct build *b)
 {
     size_t n = 0;
@@ -113,6 +124,11 @@ static int collect_refs(struct build *b)
             const iosage_record *r = &md->records[i];
             if (!r->counters && r->n_counters > 0)
                 continue;
+            int counter;
+            if (ios_record_impossible(r, &counter)) {
+                note_impossible(&b->t->job, table_modules[k], r, counter);
+                continue;
+            }
             b->refs[b->n_refs++] = (struct ios_ref){
                 r->id, table_modules[k], r->rank, r};
         }
@@ -531,6 +547,8 @@ iosage_status iosage_file_table_build(const iosage_log *log,
         return ios_fail(err, IOSAGE_E_NOMEM, log->path, "features", -1,
                         "out of memory building the file table");
     }
+    t->job.impossible_module = -1;
+    t->job.impossible_counter = -1;
     int rc = build(&b);
     free(b.refs);
     free(b.row_start);
@@ -541,6 +559,34 @@ iosage_status iosage_file_table_build(const iosage_log *log,
     }
     *out = t;
     return IOSAGE_OK;
+}
+
+int iosage_file_table_impossible_line(const iosage_file_table *t, char *buf,
+                                      size_t size)
+{
+    const struct iosage_job_summary *js = &t->job;
+    if (js->impossible_records <= 0 || size == 0)
+        return 0;
+    const char *mod = iosage_module_name(js->impossible_module);
+    const char *name = js->impossible_counter >= 0
+                           ? iosage_counter_name(js->impossible_module,
+                                                 js->impossible_counter)
+                           : NULL;
+    char what[160];
+    if (name)
+        snprintf(what, sizeof what, "%s record id %" PRIu64 ", %s = %" PRId64,
+                 mod ? mod : "?", js->impossible_id, name, js->impossible_value);
+    else
+        snprintf(what, sizeof what, "%s record id %" PRIu64, mod ? mod : "?",
+                 js->impossible_id);
+    snprintf(buf, size,
+             "%" PRId64 " record%s left out as impossible (the first: %s): "
+             "the log was probably written by a Darshan runtime whose record "
+             "layout is not the format's, and the records kept may be wrong "
+             "too",
+             js->impossible_records, js->impossible_records == 1 ? "" : "s",
+             what);
+    return 1;
 }
 
 void iosage_file_table_free(iosage_file_table *t)

@@ -193,6 +193,12 @@ static inline const struct fl_table *ios_ft_layers(const iosage_file_table *t)
 }
 
 /* One record as the table builder sees it. */
+/* 1 when r is a record no Darshan runtime writes (record id 0, or an
+ * integer counter below -2^40; impossible.c): every pass over the records
+ * leaves it out. *counter (when not NULL) gets the first counter under
+ * the bound, or -1. */
+int ios_record_impossible(const iosage_record *r, int *counter);
+
 struct ios_ref {
     uint64_t id;
     int module;

@@ -13,6 +13,7 @@
  *   - every readable shared log: every feature finite.
  * Tests that need the shared logs skip (exit 77) when they are absent.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -518,11 +519,12 @@ static void test_only_hdf5(void **state)
     iosage_log_free(log);
 }
 
-/* Garbage counters (modified runtimes): no overflow, finite values. */
 /* Fuzzed (tests/fuzz/regressions/reader-ubsan-exact-mib-split-1): requests
  * of exactly 1 MiB counted in the 10^18s, nearly all in the read bins. The
  * read part, rounded through a double, came out 220 past the count, which
- * left a write part of -220, and the write bins minus it overflowed. */
+ * left a write part of -220, and the write bins minus it overflowed. Such
+ * counts are now impossible (over 2^56: the record is left out); the split
+ * is checked at the largest counts a record may hold. */
 static void test_exact_mib_near_int64_max(void **state)
 {
     (void)state;
@@ -537,17 +539,38 @@ static void test_exact_mib_near_int64_max(void **state)
     rec_add(log, r, "/d/big");
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
-    assert_int_equal(t->n_rows, 1);
-    /* every exact-MiB request goes to the reads (the share rounds to 1),
-     * none to the writes */
-    assert_int_equal(t->rows[0].small_reads, INT64_MAX - EXACT);
-    assert_int_equal(t->rows[0].small_writes, INT64_MAX);
+    assert_int_equal(t->n_rows, 0);
+    assert_int_equal(t->job.impossible_records, 1);
     float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+
+    const int64_t B = (int64_t)1 << 56, NEAR = B - 220;
+    log = new_log(1, 5.0);
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/big", 0);
+    r->counters[IOSAGE_POSIX_SIZE_READ_100K_1M] = B;
+    r->counters[IOSAGE_POSIX_SIZE_WRITE_100K_1M] = 1;
+    r->counters[IOSAGE_POSIX_SIZE_WRITE_0_100] = B;
+    r->counters[IOSAGE_POSIX_ACCESS1_ACCESS] = MIB;
+    r->counters[IOSAGE_POSIX_ACCESS1_COUNT] = NEAR;
+    rec_add(log, r, "/d/big");
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 1);
+    assert_int_equal(t->job.impossible_records, 0);
+    /* the exact-MiB requests are split between reads and writes as their
+     * 100K-1M bins are (B to 1): the one write of that bin is one of them,
+     * the rest are reads; the read part goes through a double, whose
+     * spacing at 2^56 is 16 */
+    assert_true(t->rows[0].small_reads >= B - NEAR - 16 &&
+                t->rows[0].small_reads <= B - NEAR + 16);
+    assert_int_equal(t->rows[0].small_writes, B);
     feats(log, f);
     iosage_file_table_free(t);
     iosage_log_free(log);
 }
 
+/* Garbage counters (modified runtimes): no overflow, finite values. */
 static void test_garbage_counters(void **state)
 {
     (void)state;
@@ -564,6 +587,76 @@ static void test_garbage_counters(void **state)
         }
     float f[IOSAGE_NUM_FEATURES];
     feats(log, f);
+    iosage_log_free(log);
+}
+
+/* Records no runtime writes (a log of a runtime whose record layout
+ * differs from the format's reads so: io500 logs in ../shared) are left out
+ * of every row, sum and feature and counted; Darshan 3.1's summed -1s
+ * (POSIX_MMAPS = -4 on 4 ranks) are not impossible. */
+static void test_impossible_records(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(2, 100.0);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/good", 0);
+    r->counters[IOSAGE_POSIX_OPENS] = 2;
+    r->counters[IOSAGE_POSIX_READS] = 10;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 10 * 4096;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 1.0;
+    rec_add(log, r, "/d/good");
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/mmaps", -1);
+    r->counters[IOSAGE_POSIX_MMAPS] = -4;
+    r->counters[IOSAGE_POSIX_WRITES] = 5;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 5 * MIB;
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 0.5;
+    rec_add(log, r, "/d/mmaps");
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/shifted", 1);
+    uint64_t shifted = r->id;
+    r->counters[IOSAGE_POSIX_OPENS] = -3479876609991249848LL;
+    r->counters[IOSAGE_POSIX_STATS] = 1000;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 56.0;
+    rec_add(log, r, "/d/shifted");
+    r = tu_rec_new(IOSAGE_MOD_STDIO, "/d/any", 1);
+    r->id = 0;
+    r->counters[IOSAGE_STDIO_WRITES] = 94000;
+    r->fcounters[IOSAGE_STDIO_F_WRITE_TIME] = 60.0;
+    rec_add(log, r, NULL);
+
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->job.impossible_records, 2);
+    assert_int_equal(t->job.impossible_module, IOSAGE_MOD_POSIX);
+    assert_true(t->job.impossible_id == shifted);
+    assert_int_equal(t->job.impossible_counter, IOSAGE_POSIX_OPENS);
+    assert_true(t->job.impossible_value == -3479876609991249848LL);
+    assert_int_equal(t->n_rows, 2); /* /d/good and /d/mmaps */
+    assert_float_equal(t->job.io_time, 1.5, 1e-12);
+    assert_int_equal(t->job.meta_ops, 2);
+    char line[512];
+    assert_int_equal(iosage_file_table_impossible_line(t, line, sizeof line), 1);
+    char want[160];
+    snprintf(want, sizeof want, "2 records left out as impossible (the first: "
+             "POSIX record id %" PRIu64 ", POSIX_OPENS = -3479876609991249848)",
+             shifted);
+    assert_non_null(strstr(line, want));
+    /* the criteria's view and the floors' counts leave them out too */
+    float f[IOSAGE_NUM_FEATURES];
+    feats(log, f);
+    assert_feat(f, "job_meta_ops_log", (float)log10(3.0));
+    assert_feat(f, "job_data_files_log", (float)log10(3.0));
+    iosage_file_table_free(t);
+
+    /* a table without them says nothing */
+    iosage_log *clean = new_log(1, 10.0);
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/good", 0);
+    r->counters[IOSAGE_POSIX_MMAPS] = -1;
+    rec_add(clean, r, "/d/good");
+    assert_int_equal(iosage_file_table_build(clean, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->job.impossible_records, 0);
+    assert_int_equal(t->job.impossible_module, -1);
+    assert_int_equal(iosage_file_table_impossible_line(t, line, sizeof line), 0);
+    iosage_file_table_free(t);
+    iosage_log_free(clean);
     iosage_log_free(log);
 }
 
@@ -884,6 +977,7 @@ int main(void)
         cmocka_unit_test(test_only_hdf5),
         cmocka_unit_test(test_exact_mib_near_int64_max),
         cmocka_unit_test(test_garbage_counters),
+        cmocka_unit_test(test_impossible_records),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_table_names_lustre_classes),
         cmocka_unit_test(test_scale_invariance),
