@@ -123,14 +123,15 @@ struct iosage_job_summary {
     double rank_bytes_mean;
     int64_t active_ranks;  /* ranks estimated to do any I/O */
     /* Records no Darshan runtime writes, left out of every row and sum:
-     * record id 0, or an integer counter below -2^40 (logs of runtimes
-     * whose record layout differs from the format's read so; see
-     * src/features/file_table.c).
-     * The first one is described for the report. */
+     * record id 0 or a rank below -1 or from 10^8 on, and in a module with
+     * such a record, any record with an integer counter below -2^40 or from
+     * 2^56 on (logs of runtimes whose record layout differs from the
+     * format's read so; see src/features/impossible.c). The first one is
+     * described for the report. */
     int64_t impossible_records;
     int impossible_module;       /* IOSAGE_MOD_* of the first, -1 if none */
     uint64_t impossible_id;      /* its record id */
-    int impossible_counter;      /* its first counter below -2^40, or -1 when
+    int impossible_counter;      /* its first counter out of bounds, or -1 when
                                     only the id was impossible */
     int64_t impossible_value;    /* that counter's value */
 };

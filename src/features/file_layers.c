@@ -340,7 +340,8 @@ static void fold_lustre(struct fl_file *f, const iosage_record *rec)
 }
 
 /* Pass 1: every record into its file. */
-static iosage_status fold_all(const iosage_log *log, struct fl_table *t)
+static iosage_status fold_all(const iosage_log *log, const struct ios_skip *skip,
+                              struct fl_table *t)
 {
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
                                IOSAGE_MOD_DFS, IOSAGE_MOD_LUSTRE};
@@ -353,7 +354,7 @@ static iosage_status fold_all(const iosage_log *log, struct fl_table *t)
             const iosage_record *rec = &md->records[i];
             if (layer >= 0 && (rec->n_counters < want || rec->n_fcounters < wantf))
                 continue;
-            if (ios_record_impossible(rec, NULL))
+            if (layer >= 0 && ios_skipped(skip, mods[k], i))
                 continue;
             int64_t fi = file_index(t, rec->id, log);
             if (fi < 0)
@@ -462,7 +463,8 @@ static iosage_status fold_ranks(struct rank_acc *a, struct fl_table *t)
     return IOSAGE_OK;
 }
 
-static iosage_status rank_sums(const iosage_log *log, struct fl_table *t)
+static iosage_status rank_sums(const iosage_log *log, const struct ios_skip *skip,
+                               struct fl_table *t)
 {
     struct rank_acc a = {0};
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
@@ -476,7 +478,7 @@ static iosage_status rank_sums(const iosage_log *log, struct fl_table *t)
             const iosage_record *rec = &md->records[i];
             if (rec->n_counters < iosage_counter_count(mods[k]) ||
                 rec->n_fcounters < iosage_fcounter_count(mods[k]) ||
-                ios_record_impossible(rec, NULL))
+                ios_skipped(skip, mods[k], i))
                 continue;
             int64_t fi = file_find(t, rec->id);
             if (fi < 0 || !fl_counted(&t->files[fi], layer))
@@ -646,8 +648,8 @@ static int reserve_files(struct fl_table *t, size_t n)
     return ios_idmap_reserve(&t->map, n);
 }
 
-iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
-                             double run_time, size_t files_hint,
+iosage_status fl_table_build(const iosage_log *log, const struct ios_skip *skip,
+                             int64_t nprocs, double run_time, size_t files_hint,
                              struct fl_table *t)
 {
     memset(t, 0, sizeof *t);
@@ -659,7 +661,7 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
     t->run_time = run_time;
     t->layers = ios_arena_create();
     if (!t->layers || reserve_files(t, files_hint) != 0 ||
-        fold_all(log, t) != IOSAGE_OK ||
+        fold_all(log, skip, t) != IOSAGE_OK ||
         !(t->scratch = ios_big_calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
@@ -670,7 +672,7 @@ iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
         t->total_ops = sadd(t->total_ops, fl_file_ops(f));
     }
     t->has_timers = t->io_time > 0;
-    if (rank_sums(log, t) != IOSAGE_OK) {
+    if (rank_sums(log, skip, t) != IOSAGE_OK) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
     }

@@ -35,33 +35,37 @@ struct build {
     struct ios_ref *refs;
     size_t n_refs;
     size_t *row_start; /* n_rows + 1 */
+    struct ios_skip skip; /* the records left out (collect_refs) */
 };
 
 /* --- 1. job basics ------------------------------------------------------- */
 
 /* Latest end timestamp of any record of the table's modules. */
-static double latest_end(const iosage_log *log)
+static double latest_end(const struct build *b)
 {
     double m = 0.0;
     for (int k = 0; k < N_TABLE_MODULES; k++) {
-        const iosage_module_data *md = &log->modules[table_modules[k]];
+        const iosage_module_data *md = &b->log->modules[table_modules[k]];
         const struct ios_layer *L = ios_layer_of(table_modules[k]);
-        for (size_t i = 0; i < md->n_records; i++)
-            for (int j = 0; j < 3 && !ios_record_impossible(&md->records[i], NULL); j++) {
+        for (size_t i = 0; i < md->n_records; i++) {
+            if (ios_skipped(&b->skip, table_modules[k], i))
+                continue;
+            for (int j = 0; j < 3; j++) {
                 double v = ios_fcnt(&md->records[i], L->end_ts[j]);
                 m = v > m ? v : m;
             }
+        }
     }
     return m;
 }
 
 /* The run time as darshan-parser prints it (3.41: with nanoseconds; older:
  * end - start + 1), or the latest end timestamp when that is not positive. */
-static double run_time(const iosage_log *log)
+static double run_time(const struct build *b)
 {
-    double rt = ios_job_run_time(&log->header, &log->job);
+    double rt = ios_job_run_time(&b->log->header, &b->log->job);
     if (!(rt > 0.0) || !isfinite(rt) || rt > 1e9)
-        rt = latest_end(log);
+        rt = latest_end(b);
     return rt;
 }
 
@@ -119,18 +123,27 @@ static int collect_refs(struct build *b)
     if (!b->refs)
         return -1;
     for (int k = 0; k < N_TABLE_MODULES; k++) {
-        const iosage_module_data *md = &b->log->modules[table_modules[k]];
+        int m = table_modules[k];
+        const iosage_module_data *md = &b->log->modules[m];
+        /* a module with a record of impossible key: its records' counters
+         * are checked too (impossible.c) */
+        int suspect = 0;
+        for (size_t i = 0; i < md->n_records && !suspect; i++)
+            suspect = ios_record_bad_key(&md->records[i]);
         for (size_t i = 0; i < md->n_records; i++) {
             const iosage_record *r = &md->records[i];
             if (!r->counters && r->n_counters > 0)
                 continue;
-            int counter;
-            if (ios_record_impossible(r, &counter)) {
-                note_impossible(&b->t->job, table_modules[k], r, counter);
+            int counter = suspect ? ios_record_bad_counter(r) : -1;
+            if (counter >= 0 || (suspect && ios_record_bad_key(r))) {
+                if (!b->skip.skip[m] &&
+                    !(b->skip.skip[m] = calloc(md->n_records, 1)))
+                    return -1;
+                b->skip.skip[m][i] = 1;
+                note_impossible(&b->t->job, m, r, counter);
                 continue;
             }
-            b->refs[b->n_refs++] = (struct ios_ref){
-                r->id, table_modules[k], r->rank, r};
+            b->refs[b->n_refs++] = (struct ios_ref){r->id, m, r->rank, r};
         }
     }
     qsort(b->refs, b->n_refs, sizeof *b->refs, cmp_ref);
@@ -512,7 +525,7 @@ static int build(struct build *b)
     if (collect_refs(b) != 0)
         return -1;
     job_nprocs(b);
-    b->t->job.run_time = run_time(b->log);
+    b->t->job.run_time = run_time(b);
     if (build_rows(b) != 0)
         return -1;
     size_t files = settle_files(b);
@@ -520,8 +533,8 @@ static int build(struct build *b)
     ios_ft_extras(b->t, b->refs, b->row_start, &b->t->priv->extra);
     if (ios_ft_files(b->t) != 0)
         return -1;
-    if (fl_table_build(b->log, b->t->job.nprocs, b->t->job.run_time, files,
-                       &b->t->priv->layers) != IOSAGE_OK)
+    if (fl_table_build(b->log, &b->skip, b->t->job.nprocs, b->t->job.run_time,
+                       files, &b->t->priv->layers) != IOSAGE_OK)
         return -1;
     if (ios_ranks_estimate(b->t, b->refs, b->row_start) != 0)
         return -1;
@@ -541,7 +554,7 @@ iosage_status iosage_file_table_build(const iosage_log *log,
     if (!log)
         return ios_fail(err, IOSAGE_E_USAGE, NULL, "features", -1, "no log");
     iosage_file_table *t = calloc(1, sizeof *t);
-    struct build b = {log, t, NULL, 0, NULL};
+    struct build b = {.log = log, .t = t};
     if (!t || !(t->priv = calloc(1, sizeof *t->priv))) {
         free(t);
         return ios_fail(err, IOSAGE_E_NOMEM, log->path, "features", -1,
@@ -552,6 +565,8 @@ iosage_status iosage_file_table_build(const iosage_log *log,
     int rc = build(&b);
     free(b.refs);
     free(b.row_start);
+    for (int m = 0; m < IOSAGE_MAX_MODULES; m++)
+        free(b.skip.skip[m]);
     if (rc != 0) {
         iosage_file_table_free(t);
         return ios_fail(err, IOSAGE_E_NOMEM, log->path, "features", -1,

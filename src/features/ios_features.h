@@ -193,11 +193,25 @@ static inline const struct fl_table *ios_ft_layers(const iosage_file_table *t)
 }
 
 /* One record as the table builder sees it. */
-/* 1 when r is a record no Darshan runtime writes (record id 0, or an
- * integer counter below -2^40; impossible.c): every pass over the records
- * leaves it out. *counter (when not NULL) gets the first counter under
- * the bound, or -1. */
-int ios_record_impossible(const iosage_record *r, int *counter);
+/* Records no Darshan runtime writes (impossible.c): 1 when r's record id
+ * or rank is one (id 0; a rank below -1 or from 10^8 on); the index of
+ * r's first integer counter out of bounds (below -2^40 or from 2^56 on),
+ * or -1. The file table leaves out a record of bad key, and in a module
+ * with one, a record with a counter out of bounds. */
+int ios_record_bad_key(const iosage_record *r);
+int ios_record_bad_counter(const iosage_record *r);
+
+/* Which records of a log to leave out: skip[m] is NULL when module m has
+ * none (the usual case), else one byte a record of module m, 1 = leave
+ * out. */
+struct ios_skip {
+    uint8_t *skip[IOSAGE_MAX_MODULES];
+};
+
+static inline int ios_skipped(const struct ios_skip *s, int module, size_t i)
+{
+    return s && s->skip[module] && s->skip[module][i];
+}
 
 struct ios_ref {
     uint64_t id;

@@ -103,12 +103,14 @@ struct fl_table {
     ios_arena *layers;      /* the present layers */
 };
 
-/* Build / free. nprocs and run_time are the file table's job values;
+/* Build / free. skip: the records the file table left out (ios_features.h;
+ * NULL: none). nprocs and run_time are the file table's job values;
  * files_hint is how many files to make room for at once (the file table's
  * count of ids; 0 when not known: the arrays grow as needed either way).
  * Returns IOSAGE_OK or IOSAGE_E_NOMEM. */
-iosage_status fl_table_build(const iosage_log *log, int64_t nprocs,
-                             double run_time, size_t files_hint,
+struct ios_skip;
+iosage_status fl_table_build(const iosage_log *log, const struct ios_skip *skip,
+                             int64_t nprocs, double run_time, size_t files_hint,
                              struct fl_table *t);
 void fl_table_free(struct fl_table *t);
 
