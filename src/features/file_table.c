@@ -23,6 +23,7 @@
 
 #include "ios_common.h"
 #include "ios_features.h"
+#include "ios_numfmt.h"
 
 static const int table_modules[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
                                     IOSAGE_MOD_STDIO, IOSAGE_MOD_DFS};
@@ -594,13 +595,14 @@ int iosage_file_table_impossible_line(const iosage_file_table *t, char *buf,
     else
         snprintf(what, sizeof what, "%s record id %" PRIu64, mod ? mod : "?",
                  js->impossible_id);
+    char count[32];
+    ios_fmt_doc_count(count, sizeof count, (double)js->impossible_records);
     snprintf(buf, size,
-             "%" PRId64 " record%s left out as impossible (the first: %s): "
+             "%s record%s left out as impossible (the first: %s): "
              "the log was probably written by a Darshan runtime whose record "
              "layout is not the format's, and the records kept may be wrong "
              "too",
-             js->impossible_records, js->impossible_records == 1 ? "" : "s",
-             what);
+             count, js->impossible_records == 1 ? "" : "s", what);
     return 1;
 }
 
