@@ -42,6 +42,8 @@ static json_t *job_json(const iosage_log *log, const iosage_file_table *t)
     bad |= ios_json_set(o, "run_time", ios_json_real(t->job.run_time));
     bad |= ios_json_set(o, "darshan_version", ios_json_str(log->header.version));
     bad |= ios_json_set(o, "partial", json_boolean(log_partial(log)));
+    bad |= ios_json_set(o, "records_left_out",
+                        json_integer(t->job.impossible_records));
     if (bad) {
         json_decref(o);
         return NULL;

@@ -45,6 +45,16 @@ void rep_verdict(rep_out *o, const json_t *doc)
                       "threshold %s)",
                    n, n == 1 ? "" : "s", g, t);
     }
+    /* a verdict on what is left of a log says so where it is read first */
+    double left = 0;
+    if (rep_num(rep_obj(doc, "job"), "records_left_out", &left) && left > 0) {
+        char c[32];
+        rep_printf(o, "; %s record%s of the log left out as impossible "
+                      "(see the warnings)",
+                   rep_field_count(c, sizeof c, rep_obj(doc, "job"),
+                                   "records_left_out"),
+                   left == 1 ? "" : "s");
+    }
 }
 
 void rep_advice_source(rep_out *o, const json_t *advice)

@@ -222,6 +222,31 @@ static void test_healthy(void **state)
 
 /* ---- three detected patterns --------------------------------------------------- */
 
+/* Records left out as impossible are said in the verdict, in every view:
+ * a verdict on what is left of a log is read first. */
+static void test_verdict_records_left_out(void **state)
+{
+    (void)state;
+    json_t *doc = load("three_patterns");
+    json_t *job = json_object_get(doc, "job");
+    assert_non_null(job);
+    json_object_set_new(job, "records_left_out", json_integer(0));
+    char *t = render(doc, IOSAGE_REPORT_TEXT, 0);
+    assert_null(strstr(t, "left out as impossible"));
+    free(t);
+    json_object_set_new(job, "records_left_out", json_integer(2703));
+    t = render(doc, IOSAGE_REPORT_MARKDOWN, 0);
+    assert_contains(t, "**Verdict:** 3 bottleneck patterns detected (gate score 0.99, "
+                       "threshold 0.50); 2,703 records of the log left out as "
+                       "impossible (see the warnings)");
+    free(t);
+    json_object_set_new(job, "records_left_out", json_integer(1));
+    t = render(doc, IOSAGE_REPORT_HTML, 0);
+    assert_contains(t, "; 1 record of the log left out as impossible");
+    free(t);
+    json_decref(doc);
+}
+
 /* One stripe count and one stripe size over every Lustre file: said once,
  * not as a range "1-1". */
 static void test_lustre_single_layout(void **state)
@@ -619,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_healthy),
         cmocka_unit_test(test_three_text),
         cmocka_unit_test(test_lustre_single_layout),
+        cmocka_unit_test(test_verdict_records_left_out),
         cmocka_unit_test(test_three_markdown),
         cmocka_unit_test(test_three_html),
         cmocka_unit_test(test_llm_and_fallback),
