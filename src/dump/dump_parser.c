@@ -686,8 +686,9 @@ iosage_status iosage_dump_parser(iosage_reader *r, int flags, FILE *out,
     c->job = iosage_reader_job(r);
     c->lc.o = &o;
     c->mounts = ios_mounts_create(c->job);
-    c->posix_renamed_from =
-        iosage_counter_index(IOSAGE_MOD_POSIX, "POSIX_RENAMED_FROM");
+    /* the index in the newest layout, as the lookup by name gave it (and
+     * without touching the pages of counter names at every start) */
+    c->posix_renamed_from = IOSAGE_POSIX_RENAMED_FROM;
 
     iosage_status st = IOSAGE_OK;
     if (!c->mounts) {
