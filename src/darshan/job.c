@@ -22,10 +22,10 @@
 #define META_SIZE 1024u
 #define TEXT_ROOM (IOS_JOB_DATA_MAX - JOB_NEW - 1) /* text bytes before NUL */
 
+/* isspace() of the C locale: ' ' and '\t' '\n' '\v' '\f' '\r' (9 to 13) */
 static int is_blank(char c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-           c == '\r';
+    return c == ' ' || (unsigned char)(c - '\t') <= '\r' - '\t';
 }
 
 /* --- decoding ------------------------------------------------------------ */
@@ -56,29 +56,17 @@ static size_t decode_record(const uint8_t *d, int v341, int swap,
     return rec;
 }
 
-/* Read one token starting at or after *pos in text[0..n) (leading blanks
- * skipped); returns its arena copy or NULL when there is none / no memory
- * (*nomem tells which). *len gets its length. */
-static char *read_token(const char *text, size_t n, size_t *pos, size_t *len,
-                        ios_arena *arena, int *nomem)
+/* The end of the token that starts at or after *pos in text[0..n) (leading
+ * blanks skipped): *pos gets its start. Equal to *pos when there is none. */
+static size_t token_end(const char *text, size_t n, size_t *pos)
 {
     size_t i = *pos;
     while (i < n && is_blank(text[i]))
         i++;
-    size_t start = i;
+    *pos = i;
     while (i < n && !is_blank(text[i]))
         i++;
-    *pos = i;
-    *len = i - start;
-    if (i == start)
-        return NULL;
-    char *s = ios_arena_alloc(arena, i - start + 1);
-    if (!s) {
-        *nomem = 1;
-        return NULL;
-    }
-    memcpy(s, text + start, i - start);
-    return s;
+    return i;
 }
 
 /* Stable sort of the mount table, longest mount point first; len[i] is the
@@ -103,6 +91,14 @@ static void sort_mounts(struct iosage_mount *m, size_t *len, size_t n)
 /*
  * Executable and mount table from text[0..n) (n stops at the first NUL).
  * base is the text's offset in the job data, for messages.
+ *
+ * The text is copied into the arena once and every string of the job points
+ * into the copy, ended by a NUL written over the blank that ends it (a
+ * start's job region holds dozens of mounts: one copy, not two small
+ * allocations and copies an entry). The tokens are found in the original
+ * text, so a NUL written in the copy never changes what a later entry
+ * reads; an entry whose tokens run past its line shares them with the next
+ * entry, which finds the same maximal run of non-blanks.
  */
 static iosage_status decode_text(const char *text, size_t n, size_t base,
                                  struct iosage_job *job, ios_arena *arena,
@@ -110,17 +106,23 @@ static iosage_status decode_text(const char *text, size_t n, size_t base,
 {
     const char *end = text + n;
     const char *nl = memchr(text, '\n', n);
-    size_t exe_len = nl ? (size_t)(nl - text) : 0;
     size_t count = 0;
     for (const char *p = nl; p; p = memchr(p + 1, '\n', (size_t)(end - p - 1)))
         count++;
     size_t slots = count ? count : 1;
-    job->exe = ios_arena_alloc(arena, exe_len + 1);
+    char *copy = ios_arena_alloc(arena, n + 1);
     job->mounts = ios_arena_alloc(arena, slots * sizeof *job->mounts);
     size_t *point_len = ios_arena_alloc(arena, slots * sizeof *point_len);
-    if (!job->exe || !job->mounts || !point_len)
-        goto nomem;
-    memcpy(job->exe, text, exe_len);
+    if (!copy || !job->mounts || !point_len)
+        return ios_fail(err, IOSAGE_E_NOMEM, path, "job region", -1,
+                        "out of memory reading the mount table");
+    memcpy(copy, text, n);
+    copy[n] = '\0';
+    job->exe = copy;
+    if (nl)
+        copy[nl - text] = '\0';
+    else
+        copy[0] = '\0';
 
     /* every newline starts an entry; its tokens may run past the next
      * newline, as with sscanf */
@@ -128,30 +130,26 @@ static iosage_status decode_text(const char *text, size_t n, size_t base,
     for (const char *p = nl; p && k < count;
          p = memchr(p + 1, '\n', (size_t)(end - p - 1))) {
         size_t i = (size_t)(p - text);
-        size_t pos = i + 1, type_len = 0;
-        int nomem = 0;
-        char *type = read_token(text, n, &pos, &type_len, arena, &nomem);
-        char *point = type ? read_token(text, n, &pos, &point_len[k], arena,
-                                        &nomem)
-                           : NULL;
-        if (nomem)
-            goto nomem;
-        if (!point)
+        size_t type_at = i + 1;
+        size_t type_end = token_end(text, n, &type_at);
+        size_t point_at = type_end;
+        size_t point_end = token_end(text, n, &point_at);
+        if (type_end == type_at || point_end == point_at)
             return ios_fail(err, IOSAGE_E_CORRUPT, path, "job region", -1,
                             "mount entry %zu (line at byte %zu of the job "
                             "data) does not hold a file system type and a "
                             "mount point",
                             k + 1, base + i + 1);
-        job->mounts[k].fs_type = type;
-        job->mounts[k].point = point;
+        copy[type_end] = '\0';
+        copy[point_end] = '\0';
+        job->mounts[k].fs_type = copy + type_at;
+        job->mounts[k].point = copy + point_at;
+        point_len[k] = point_end - point_at;
         k++;
     }
     job->n_mounts = k;
     sort_mounts(job->mounts, point_len, k);
     return IOSAGE_OK;
-nomem:
-    return ios_fail(err, IOSAGE_E_NOMEM, path, "job region", -1,
-                    "out of memory reading the mount table");
 }
 
 /* See internal.h. data is the whole decompressed job region. */

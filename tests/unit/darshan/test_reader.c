@@ -1045,6 +1045,17 @@ static void test_job_text_rules(void **state)
                      IOSAGE_OK);
     assert_string_equal(j.mounts[0].point, "/mnt/my");
 
+    /* an entry's tokens run past its line, as with sscanf("%s %s"): the
+     * first entry's mount point is the second entry's type */
+    assert_int_equal(job_from_text("exe\nnfs\n/home\t/x", 1, &j, a, &e),
+                     IOSAGE_OK);
+    assert_string_equal(j.exe, "exe");
+    assert_int_equal(j.n_mounts, 2);
+    assert_string_equal(j.mounts[0].fs_type, "nfs");
+    assert_string_equal(j.mounts[0].point, "/home");
+    assert_string_equal(j.mounts[1].fs_type, "/home");
+    assert_string_equal(j.mounts[1].point, "/x");
+
     /* a line without two tokens fails the mount table */
     assert_int_equal(job_from_text("a\next4\t/\nlonely", 1, &j, a, &e),
                      IOSAGE_E_CORRUPT);
