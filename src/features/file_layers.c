@@ -26,6 +26,7 @@
 #include "ios_bigmem.h"
 #include "ios_features.h"
 #include "ios_file_layers.h"
+#include "ios_sort.h"
 
 #define MIB 1048576.0
 #define MAX_RANKS (1 << 22) /* ranks past this are not counted one by one */
@@ -377,7 +378,6 @@ static iosage_status fold_all(const iosage_log *log, const struct ios_skip *skip
  * order; the equal parts of shared records go to every rank at once. */
 struct rank_add {
     int64_t rank;
-    size_t seq;          /* record order, kept among equal ranks */
     double time, bytes;
 };
 
@@ -398,7 +398,7 @@ static int add_to_rank(struct rank_acc *a, int64_t rank, double time,
         a->v = v;
         a->cap = cap;
     }
-    a->v[a->n] = (struct rank_add){rank, a->n, time, bytes};
+    a->v[a->n] = (struct rank_add){rank, time, bytes};
     a->n++;
     return 0;
 }
@@ -432,12 +432,32 @@ static int share_reduced(struct fl_table *t, struct rank_acc *a,
     return 0;
 }
 
-static int by_rank(const void *pa, const void *pb)
+/* a->v sorted by rank, in the order they were added (record order) among
+ * equal ranks: the stable radix sort by the distance from the
+ * smallest rank. 0, or -1 when out of memory. */
+static int sort_by_rank(struct rank_acc *a)
 {
-    const struct rank_add *a = pa, *b = pb;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
+    size_t n = a->n;
+    struct ios_sort_pair *p = ios_big_malloc(n * sizeof *p);
+    struct rank_add *sorted = ios_big_malloc(n * sizeof *sorted);
+    int ok = p && sorted;
+    int64_t min_rank = INT64_MAX;
+    for (size_t i = 0; i < n; i++)
+        min_rank = a->v[i].rank < min_rank ? a->v[i].rank : min_rank;
+    for (size_t i = 0; ok && i < n; i++)
+        p[i] = (struct ios_sort_pair){(uint64_t)a->v[i].rank - (uint64_t)min_rank, i};
+    ok = ok && ios_sort_pairs(p, n) == 0;
+    for (size_t i = 0; ok && i < n; i++)
+        sorted[i] = a->v[p[i].at];
+    free(p);
+    if (!ok) {
+        free(sorted);
+        return -1;
+    }
+    free(a->v);
+    a->v = sorted;
+    a->cap = n;
+    return 0;
 }
 
 /* The additions, sorted by rank (record order within a rank), summed into
@@ -445,8 +465,8 @@ static int by_rank(const void *pa, const void *pb)
  * the common parts stay apart (fl_rank_time adds them). */
 static iosage_status fold_ranks(struct rank_acc *a, struct fl_table *t)
 {
-    if (a->n > 1)
-        qsort(a->v, a->n, sizeof *a->v, by_rank);
+    if (a->n > 1 && sort_by_rank(a) != 0)
+        return IOSAGE_E_NOMEM;
     t->ranks = malloc((a->n ? a->n : 1) * sizeof *t->ranks);
     if (!t->ranks)
         return IOSAGE_E_NOMEM;

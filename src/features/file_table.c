@@ -24,6 +24,7 @@
 #include "ios_common.h"
 #include "ios_features.h"
 #include "ios_numfmt.h"
+#include "ios_sort.h"
 
 static const int table_modules[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
                                     IOSAGE_MOD_STDIO, IOSAGE_MOD_DFS};
@@ -92,17 +93,6 @@ static void job_nprocs(struct build *b)
 
 /* --- 2. refs --------------------------------------------------------------- */
 
-static int cmp_ref(const void *pa, const void *pb)
-{
-    const struct ios_ref *a = pa, *b = pb;
-    if (a->id != b->id)
-        return a->id < b->id ? -1 : 1;
-    if (a->module != b->module)
-        return a->module < b->module ? -1 : 1;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    return 0;
-}
 
 static void note_impossible(struct iosage_job_summary *js, int module,
                             const iosage_record *r, int counter)
@@ -113,6 +103,41 @@ static void note_impossible(struct iosage_job_summary *js, int module,
     js->impossible_id = r->id;
     js->impossible_counter = counter;
     js->impossible_value = counter >= 0 ? r->counters[counter] : 0;
+}
+
+/* refs sorted by (id, module, rank), refs of equal keys in the order they
+ * were collected: three passes of the stable radix sort, the least
+ * significant field first. The ranks are keyed by their distance from the
+ * smallest, so that only their low bytes vary. */
+static int sort_refs(struct build *b)
+{
+    size_t n = b->n_refs;
+    struct ios_ref *refs = b->refs;
+    struct ios_sort_pair *p = ios_big_malloc((n ? n : 1) * sizeof *p);
+    struct ios_ref *sorted = ios_big_malloc((n ? n : 1) * sizeof *sorted);
+    int ok = p && sorted;
+    int64_t min_rank = INT64_MAX;
+    for (size_t i = 0; i < n; i++)
+        min_rank = refs[i].rank < min_rank ? refs[i].rank : min_rank;
+    for (size_t i = 0; ok && i < n; i++)
+        p[i] = (struct ios_sort_pair){(uint64_t)refs[i].rank - (uint64_t)min_rank, i};
+    ok = ok && ios_sort_pairs(p, n) == 0;
+    for (size_t i = 0; ok && i < n; i++)
+        p[i].key = (uint64_t)refs[p[i].at].module;
+    ok = ok && ios_sort_pairs(p, n) == 0;
+    for (size_t i = 0; ok && i < n; i++)
+        p[i].key = refs[p[i].at].id;
+    ok = ok && ios_sort_pairs(p, n) == 0;
+    for (size_t i = 0; ok && i < n; i++)
+        sorted[i] = refs[p[i].at];
+    free(p);
+    if (!ok) {
+        free(sorted);
+        return -1;
+    }
+    free(refs);
+    b->refs = sorted;
+    return 0;
 }
 
 static int collect_refs(struct build *b)
@@ -147,8 +172,7 @@ static int collect_refs(struct build *b)
             b->refs[b->n_refs++] = (struct ios_ref){r->id, m, r->rank, r};
         }
     }
-    qsort(b->refs, b->n_refs, sizeof *b->refs, cmp_ref);
-    return 0;
+    return sort_refs(b);
 }
 
 /* --- 3. rows ----------------------------------------------------------------- */
@@ -446,39 +470,19 @@ static void job_sums(iosage_file_table *t)
  * elements above 32 bytes through an array of pointers to them, each
  * comparison a pair of cache misses on a large table, and then permutes
  * them with memcpy (the rows' count already fits an int: see where[]). */
-struct sort_key {
-    double io_time;
-    int64_t bytes;
-    uint64_t id;
-    int32_t module;
-    uint32_t old; /* index before sorting */
-};
-
-static int cmp_key(const void *pa, const void *pb)
-{
-    const struct sort_key *a = pa, *b = pb;
-    if (a->io_time != b->io_time)
-        return a->io_time > b->io_time ? -1 : 1;
-    if (a->bytes != b->bytes)
-        return a->bytes > b->bytes ? -1 : 1;
-    if (a->id != b->id)
-        return a->id < b->id ? -1 : 1;
-    return a->module < b->module ? -1 : (a->module > b->module);
-}
-
-/* Put row keys[i].old at i for every i, following each cycle of the
- * permutation with one row held aside; keys[i].old becomes i. */
-static void permute_rows(struct iosage_file_row *rows, struct sort_key *keys,
-                         size_t n)
+/* Put row order[i].at at i for every i, following each cycle of the
+ * permutation with one row held aside; order[i].at becomes i. */
+static void permute_rows(struct iosage_file_row *rows,
+                         struct ios_sort_pair *order, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (keys[i].old == i)
+        if (order[i].at == i)
             continue;
         struct iosage_file_row held = rows[i];
         size_t j = i;
         for (;;) {
-            size_t from = keys[j].old;
-            keys[j].old = (uint32_t)j;
+            size_t from = order[j].at;
+            order[j].at = j;
             if (from == i) {
                 rows[j] = held;
                 break;
@@ -489,34 +493,45 @@ static void permute_rows(struct iosage_file_row *rows, struct sort_key *keys,
     }
 }
 
-/* Sort rows by time (then bytes, id, module), and remap the peer indices
- * to the new order. */
+/* Sort rows by I/O time, longest first, then bytes, most first, then id
+ * and module, and remap the peer indices to the new order. Four passes of
+ * the stable radix sort, the least significant key first (rows of equal
+ * keys, which cannot share id and module, would keep their order). */
 static int sort_rows(iosage_file_table *t)
 {
     size_t n = t->n_rows;
     if (n > INT_MAX)
         return -1; /* where[] holds ints */
-    struct sort_key *keys = ios_big_malloc((n ? n : 1) * sizeof *keys);
+    struct ios_sort_pair *order = ios_big_malloc((n ? n : 1) * sizeof *order);
     int *where = ios_big_malloc((n ? n : 1) * sizeof *where);
-    if (!keys || !where) {
-        free(keys);
+    int ok = order && where;
+    const struct iosage_file_row *rows = t->rows;
+    for (size_t i = 0; ok && i < n; i++)
+        order[i] = (struct ios_sort_pair){(uint64_t)rows[i].module, i};
+    ok = ok && ios_sort_pairs(order, n) == 0;
+    for (size_t i = 0; ok && i < n; i++)
+        order[i].key = rows[order[i].at].id;
+    ok = ok && ios_sort_pairs(order, n) == 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct iosage_file_row *r = &rows[order[i].at];
+        order[i].key = ~ios_sort_key_i64(ios_sadd(r->bytes_read, r->bytes_written));
+    }
+    ok = ok && ios_sort_pairs(order, n) == 0;
+    for (size_t i = 0; ok && i < n; i++)
+        order[i].key = ~ios_sort_key_nonneg_double(rows[order[i].at].io_time);
+    ok = ok && ios_sort_pairs(order, n) == 0;
+    if (!ok) {
+        free(order);
         free(where);
         return -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct iosage_file_row *r = &t->rows[i];
-        keys[i] = (struct sort_key){r->io_time,
-                                    ios_sadd(r->bytes_read, r->bytes_written),
-                                    r->id, r->module, (uint32_t)i};
-    }
-    qsort(keys, n, sizeof *keys, cmp_key);
     for (size_t i = 0; i < n; i++)
-        where[keys[i].old] = (int)i;
-    permute_rows(t->rows, keys, n);
+        where[order[i].at] = (int)i;
+    permute_rows(t->rows, order, n);
     for (size_t i = 0; i < n; i++)
         if (t->rows[i].peer >= 0)
             t->rows[i].peer = where[t->rows[i].peer];
-    free(keys);
+    free(order);
     free(where);
     return 0;
 }

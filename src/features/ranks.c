@@ -10,10 +10,13 @@
  * Besides: the per-rank bytes of the per-rank records of data files
  * (unique_bytes_max and _mean), which have no shared part.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
+#include "ios_bigmem.h"
 #include "ios_features.h"
 #include "ios_file_layers.h"
+#include "ios_sort.h"
 
 /* The rank for the summary: -1 ("every rank") when the rank of most time or
  * bytes is one without an entry of its own, which all such ranks tie. */
@@ -54,10 +57,29 @@ struct rank_bytes {
     double bytes;
 };
 
-static int cmp_rank_bytes(const void *pa, const void *pb)
+/* v[0..n) sorted by rank, entries of a rank in the order they came (the
+ * order their bytes are summed in). 0, or -1 when out of memory. */
+static int sort_by_rank(struct rank_bytes **v, size_t n)
 {
-    const struct rank_bytes *a = pa, *b = pb;
-    return a->rank < b->rank ? -1 : (a->rank > b->rank);
+    struct ios_sort_pair *p = ios_big_malloc((n ? n : 1) * sizeof *p);
+    struct rank_bytes *sorted = ios_big_malloc((n ? n : 1) * sizeof *sorted);
+    int ok = p && sorted;
+    int64_t min_rank = INT64_MAX;
+    for (size_t i = 0; i < n; i++)
+        min_rank = (*v)[i].rank < min_rank ? (*v)[i].rank : min_rank;
+    for (size_t i = 0; ok && i < n; i++)
+        p[i] = (struct ios_sort_pair){(uint64_t)(*v)[i].rank - (uint64_t)min_rank, i};
+    ok = ok && ios_sort_pairs(p, n) == 0;
+    for (size_t i = 0; ok && i < n; i++)
+        sorted[i] = (*v)[p[i].at];
+    free(p);
+    if (!ok) {
+        free(sorted);
+        return -1;
+    }
+    free(*v);
+    *v = sorted;
+    return 0;
 }
 
 /* Per-rank bytes of the per-rank records of data files: max and mean over
@@ -92,8 +114,10 @@ static int unique_bytes(iosage_file_table *t, const struct ios_ref *refs,
                              (double)ios_cnt(r, L->bytes_written)};
         }
     }
-    if (n > 1)
-        qsort(v, n, sizeof *v, cmp_rank_bytes);
+    if (n > 1 && sort_by_rank(&v, n) != 0) {
+        free(v);
+        return -1;
+    }
     double max = 0.0, sum = 0.0;
     size_t ranks = 0;
     for (size_t i = 0; i < n;) {

@@ -1,7 +1,7 @@
 /*
  * tests/unit/common/test_common.c - src/common: the id map, the job's run
  * time, the three number styles, ios_fail, the JSON helpers, the
- * argument walker, the arena and the huge-page allocators.
+ * argument walker, the arena, the huge-page allocators and the radix sort.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 #include "ios_args.h"
 #include "ios_common.h"
 #include "ios_json.h"
+#include "ios_sort.h"
 #include "iosage/version.h"
 
 /* 100k ids, far apart and close together: every one found at its index,
@@ -223,6 +224,60 @@ static void test_bigmem(void **state)
     assert_null(ios_big_calloc(SIZE_MAX / 2, 3));
 }
 
+/* The reference: pairs ordered by key, then by at (the input order, as a
+ * stable sort keeps it). */
+static int cmp_pair(const void *pa, const void *pb)
+{
+    const struct ios_sort_pair *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->at < b->at ? -1 : (a->at > b->at);
+}
+
+/* Radix sort against qsort on the same pairs: lengths around the
+ * insertion-sort limit and large ones; keys with many repeats, with high
+ * bytes that never vary, spread over all 64 bits, all equal; the int64 and
+ * double keys order as their values. */
+static void test_sort_pairs(void **state)
+{
+    (void)state;
+    size_t lens[] = {0, 1, 2, 47, 48, 49, 1000, 100000};
+    uint64_t seed = 12345;
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+        for (int kind = 0; kind < 4; kind++) {
+            size_t n = lens[l];
+            struct ios_sort_pair *p = malloc((n ? n : 1) * sizeof *p);
+            struct ios_sort_pair *ref = malloc((n ? n : 1) * sizeof *ref);
+            assert_non_null(p);
+            assert_non_null(ref);
+            for (size_t i = 0; i < n; i++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                uint64_t r = seed >> 11;
+                uint64_t key = kind == 0 ? r % 17           /* repeats */
+                               : kind == 1 ? r % 100000      /* low bytes */
+                               : kind == 2 ? seed ^ (r << 40) /* all bytes */
+                                           : 42;             /* all equal */
+                p[i] = ref[i] = (struct ios_sort_pair){key, i};
+            }
+            assert_int_equal(ios_sort_pairs(p, n), 0);
+            qsort(ref, n, sizeof *ref, cmp_pair);
+            for (size_t i = 0; i < n; i++) {
+                assert_true(p[i].key == ref[i].key);
+                assert_int_equal(p[i].at, ref[i].at);
+            }
+            free(p);
+            free(ref);
+        }
+    }
+    assert_true(ios_sort_key_i64(-2) < ios_sort_key_i64(-1));
+    assert_true(ios_sort_key_i64(-1) < ios_sort_key_i64(0));
+    assert_true(ios_sort_key_i64(INT64_MIN) < ios_sort_key_i64(INT64_MAX));
+    assert_true(ios_sort_key_nonneg_double(-0.0) == ios_sort_key_nonneg_double(0.0));
+    assert_true(ios_sort_key_nonneg_double(0.0) < ios_sort_key_nonneg_double(1e-300));
+    assert_true(ios_sort_key_nonneg_double(1.5) < ios_sort_key_nonneg_double(2.0));
+    assert_true(ios_sort_key_nonneg_double(2.0) < ios_sort_key_nonneg_double(1e12));
+}
+
 static void test_args(void **state)
 {
     (void)state;
@@ -270,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_arena_adopt),
         cmocka_unit_test(test_arena_many),
         cmocka_unit_test(test_bigmem),
+        cmocka_unit_test(test_sort_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
