@@ -3,6 +3,7 @@
  * (size bins, alignment, top-4 counters, MPI-IO call kinds) and the rank
  * spread of rank -1 records, summed for the features.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "ios_features.h"
@@ -143,6 +144,49 @@ static int cmp_double(const void *pa, const void *pb)
     return a < b ? -1 : (a > b);
 }
 
+/* The median of v[0..n) (n > 0; no NaN), v reordered. Hoare's selection
+ * ("find", as Wirth writes it) puts the middle value at n / 2 with nothing
+ * larger before it, so for an even n the other middle value is the largest
+ * of those before. A selection a log made to defeat the middle pivot
+ * (many more rounds than a halving each would take) is finished by
+ * sorting what is left. */
+static double median_of(double *v, size_t n)
+{
+    ptrdiff_t k = (ptrdiff_t)(n / 2), lo = 0, hi = (ptrdiff_t)n - 1;
+    int rounds = 0;
+    while (lo < hi) {
+        if (++rounds > 64) {
+            qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_double);
+            break;
+        }
+        double pivot = v[lo + (hi - lo) / 2];
+        ptrdiff_t i = lo, j = hi;
+        do {
+            while (v[i] < pivot)
+                i++;
+            while (pivot < v[j])
+                j--;
+            if (i <= j) {
+                double held = v[i];
+                v[i] = v[j];
+                v[j] = held;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < k)
+            lo = i;
+        if (k < i)
+            hi = j;
+    }
+    if (n % 2)
+        return v[k];
+    double below = v[0];
+    for (ptrdiff_t i = 1; i < k; i++)
+        below = v[i] > below ? v[i] : below;
+    return (below + v[k]) / 2.0;
+}
+
 /* Rows [from, to) of one data file: size, kind, sharing. Shares of files
  * weigh each file by the ranks that opened it, so that one shared file among
  * n private ones keeps its weight whatever n is. */
@@ -210,10 +254,7 @@ int ios_ft_files(iosage_file_table *t)
             one_file(t, from, i, x, &sizes[n++]);
         from = i;
     }
-    qsort(sizes, n, sizeof *sizes, cmp_double);
-    x->median_size = n == 0 ? 0.0
-                     : n % 2 ? sizes[n / 2]
-                             : (sizes[n / 2 - 1] + sizes[n / 2]) / 2.0;
+    x->median_size = n == 0 ? 0.0 : median_of(sizes, n);
     free(sizes);
     return 0;
 }

@@ -447,6 +447,46 @@ static void test_exact_mib_not_small(void **state)
     iosage_log_free(log);
 }
 
+static int cmp_dbl(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : (a > b);
+}
+
+/* file_median_size_log: the median of the data files' sizes (highest byte
+ * + 1), by selection (extras.c), against a sort of the same sizes: odd and
+ * even counts, repeated sizes, and 1,001 files in a scrambled order. */
+static void test_median_file_size(void **state)
+{
+    (void)state;
+    size_t counts[] = {1, 2, 7, 8, 1001};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        size_t n = counts[c];
+        iosage_log *log = new_log(4, 10.0);
+        double *want = malloc(n * sizeof *want);
+        assert_non_null(want);
+        for (size_t i = 0; i < n; i++) {
+            int64_t size = (int64_t)((i * 7919) % 613) * 1000 + 1; /* repeats */
+            char name[32];
+            snprintf(name, sizeof name, "/d/f%zu", i);
+            iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, (int64_t)(i % 4));
+            r->counters[IOSAGE_POSIX_WRITES] = 1;
+            r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = size;
+            r->counters[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = size - 1;
+            r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 0.01;
+            rec_add(log, r, name);
+            want[i] = (double)size;
+        }
+        qsort(want, n, sizeof *want, cmp_dbl);
+        double median = n % 2 ? want[n / 2] : (want[n / 2 - 1] + want[n / 2]) / 2.0;
+        float f[IOSAGE_NUM_FEATURES];
+        feats(log, f);
+        assert_feat(f, "file_median_size_log", (float)log10(1.0 + median));
+        free(want);
+        iosage_log_free(log);
+    }
+}
+
 /* -1 counters (older record versions) are "not available", not values. */
 static void test_minus_one_counters(void **state)
 {
@@ -955,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_layers_named_ranks),
         cmocka_unit_test(test_example_log),
         cmocka_unit_test(test_exact_mib_not_small),
+        cmocka_unit_test(test_median_file_size),
         cmocka_unit_test(test_minus_one_counters),
         cmocka_unit_test(test_empty_and_odd_jobs),
         cmocka_unit_test(test_only_hdf5),
