@@ -8,21 +8,30 @@
 
 #include "ios_features.h"
 
-static int has_prefix(const char *s, const char *p)
+/* A prefix, part or suffix and its length. */
+struct affix {
+    const char *s;
+    size_t n;
+};
+#define AFFIX(lit) {lit, sizeof lit - 1}
+
+/* s (length n) starts with a; a's second byte is compared first (every
+ * prefix starts with '/'), so most prefixes cost two loads. */
+static int has_prefix(const char *s, size_t n, const struct affix *a)
 {
-    return strncmp(s, p, strlen(p)) == 0;
+    return n >= a->n && s[1] == a->s[1] && memcmp(s, a->s, a->n) == 0;
 }
 
-static int has_suffix(const char *s, size_t n, const char *suf)
+static int has_suffix(const char *s, size_t n, const struct affix *a)
 {
-    size_t k = strlen(suf);
-    return n >= k && memcmp(s + n - k, suf, k) == 0;
+    return n >= a->n && memcmp(s + n - a->n, a->s, a->n) == 0;
 }
 
 /* "libx.so", "libx.so.1", "libx.so.1.2.3". */
 static int is_shared_library(const char *s, size_t n)
 {
-    if (has_suffix(s, n, ".so"))
+    static const struct affix so = AFFIX(".so");
+    if (has_suffix(s, n, &so))
         return 1;
     const char *p = strstr(s, ".so.");
     if (!p)
@@ -33,19 +42,41 @@ static int is_shared_library(const char *s, size_t n)
     return 1;
 }
 
-static const char *const system_prefixes[] = {
-    "/proc/", "/sys/", "/dev/", "/etc/", "/lib/", "/lib64/", "/usr/lib",
-    "/usr/share/", "/usr/bin/", "/usr/include/", "/usr/local/lib",
-    "/bin/", "/sbin/", "/var/cache/", "/var/lib/", "/run/", "/tmp/ompi.",
-    NULL};
+static const struct affix system_prefixes[] = {
+    AFFIX("/proc/"), AFFIX("/sys/"), AFFIX("/dev/"), AFFIX("/etc/"),
+    AFFIX("/lib/"), AFFIX("/lib64/"), AFFIX("/usr/lib"), AFFIX("/usr/share/"),
+    AFFIX("/usr/bin/"), AFFIX("/usr/include/"), AFFIX("/usr/local/lib"),
+    AFFIX("/bin/"), AFFIX("/sbin/"), AFFIX("/var/cache/"), AFFIX("/var/lib/"),
+    AFFIX("/run/"), AFFIX("/tmp/ompi.")};
 
-static const char *const system_parts[] = {
-    "/site-packages/", "/dist-packages/", "/lib/python", "/__pycache__/",
-    "/.cache/", "/.nv/ComputeCache/", "/jre/", "/jvm/", "/lib-dynload/",
-    NULL};
+/* Each begins with '/' (has_system_part relies on it). */
+static const struct affix system_parts[] = {
+    AFFIX("/site-packages/"), AFFIX("/dist-packages/"), AFFIX("/lib/python"),
+    AFFIX("/__pycache__/"), AFFIX("/.cache/"), AFFIX("/.nv/ComputeCache/"),
+    AFFIX("/jre/"), AFFIX("/jvm/"), AFFIX("/lib-dynload/")};
 
-static const char *const system_suffixes[] = {
-    ".py", ".pyc", ".pyo", ".pth", ".jar", ".class", "/pyvenv.cfg", NULL};
+static const struct affix system_suffixes[] = {
+    AFFIX(".py"), AFFIX(".pyc"), AFFIX(".pyo"), AFFIX(".pth"), AFFIX(".jar"),
+    AFFIX(".class"), AFFIX("/pyvenv.cfg")};
+
+#define COUNT(a) (sizeof (a) / sizeof *(a))
+
+/* 1 when one of system_parts occurs anywhere in s (length n). They all
+ * begin with '/', so they are tried only where s has a slash: one pass over
+ * the path instead of a strstr a part. */
+static int has_system_part(const char *s, size_t n)
+{
+    for (const char *p = memchr(s, '/', n); p;
+         p = memchr(p + 1, '/', (size_t)(s + n - p - 1))) {
+        size_t left = (size_t)(s + n - p);
+        for (size_t i = 0; i < COUNT(system_parts); i++) {
+            const struct affix *a = &system_parts[i];
+            if (left >= a->n && p[1] == a->s[1] && memcmp(p, a->s, a->n) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
 
 unsigned ios_classify_path(const char *path)
 {
@@ -55,14 +86,14 @@ unsigned ios_classify_path(const char *path)
         !strcmp(path, "<STDERR>"))
         return IOSAGE_FILE_STREAM;
     size_t n = strlen(path);
-    for (int i = 0; system_prefixes[i]; i++)
-        if (has_prefix(path, system_prefixes[i]))
-            return IOSAGE_FILE_SYSTEM;
-    for (int i = 0; system_parts[i]; i++)
-        if (strstr(path, system_parts[i]))
-            return IOSAGE_FILE_SYSTEM;
-    for (int i = 0; system_suffixes[i]; i++)
-        if (has_suffix(path, n, system_suffixes[i]))
+    if (path[0] == '/')
+        for (size_t i = 0; i < COUNT(system_prefixes); i++)
+            if (has_prefix(path, n, &system_prefixes[i]))
+                return IOSAGE_FILE_SYSTEM;
+    if (has_system_part(path, n))
+        return IOSAGE_FILE_SYSTEM;
+    for (size_t i = 0; i < COUNT(system_suffixes); i++)
+        if (has_suffix(path, n, &system_suffixes[i]))
             return IOSAGE_FILE_SYSTEM;
     if (is_shared_library(path, n))
         return IOSAGE_FILE_SYSTEM;

@@ -151,6 +151,101 @@ static void test_classify(void **state)
     assert_int_equal(ios_classify_path(NULL), 0);
 }
 
+/* The classifier as first written (one strstr a part, strncmp a prefix),
+ * kept here as the reference for the faster one of classify.c. */
+static int ref_has_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static int ref_has_suffix(const char *s, size_t n, const char *suf)
+{
+    size_t k = strlen(suf);
+    return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+static unsigned ref_classify(const char *path)
+{
+    static const char *const prefixes[] = {
+        "/proc/", "/sys/", "/dev/", "/etc/", "/lib/", "/lib64/", "/usr/lib",
+        "/usr/share/", "/usr/bin/", "/usr/include/", "/usr/local/lib",
+        "/bin/", "/sbin/", "/var/cache/", "/var/lib/", "/run/", "/tmp/ompi.",
+        NULL};
+    static const char *const parts[] = {
+        "/site-packages/", "/dist-packages/", "/lib/python", "/__pycache__/",
+        "/.cache/", "/.nv/ComputeCache/", "/jre/", "/jvm/", "/lib-dynload/",
+        NULL};
+    static const char *const suffixes[] = {
+        ".py", ".pyc", ".pyo", ".pth", ".jar", ".class", "/pyvenv.cfg", NULL};
+    if (!path || !*path)
+        return 0;
+    if (!strcmp(path, "<STDIN>") || !strcmp(path, "<STDOUT>") ||
+        !strcmp(path, "<STDERR>"))
+        return IOSAGE_FILE_STREAM;
+    size_t n = strlen(path);
+    for (int i = 0; prefixes[i]; i++)
+        if (ref_has_prefix(path, prefixes[i]))
+            return IOSAGE_FILE_SYSTEM;
+    for (int i = 0; parts[i]; i++)
+        if (strstr(path, parts[i]))
+            return IOSAGE_FILE_SYSTEM;
+    for (int i = 0; suffixes[i]; i++)
+        if (ref_has_suffix(path, n, suffixes[i]))
+            return IOSAGE_FILE_SYSTEM;
+    if (ref_has_suffix(path, n, ".so"))
+        return IOSAGE_FILE_SYSTEM;
+    const char *p = strstr(path, ".so.");
+    if (!p)
+        return 0;
+    for (p += 4; *p; p++)
+        if ((*p < '0' || *p > '9') && *p != '.')
+            return 0;
+    return IOSAGE_FILE_SYSTEM;
+}
+
+/* ios_classify_path against the reference on 200,000 paths glued from
+ * fragments that hit and nearly hit every rule (a prefix cut short, a part
+ * without its slash, a part at the very end, ".so." followed by letters). */
+static void test_classify_matches_reference(void **state)
+{
+    (void)state;
+    static const char *const frag[] = {
+        "/", "/proc/", "/proc", "/sys/", "/dev/", "/etc", "/etc/", "/lib/",
+        "/lib64/", "/usr/lib", "/usr/li", "/usr/share/", "/usr/bin/",
+        "/usr/include/", "/usr/local/lib", "/bin/", "/sbin/", "/var/cache/",
+        "/var/lib/", "/run/", "/tmp/ompi.", "/tmp/ompi", "/site-packages/",
+        "site-packages/", "/dist-packages/", "/lib/python", "/lib/pytho",
+        "/__pycache__/", "/.cache/", "/.cache", "/.nv/ComputeCache/", "/jre/",
+        "/jvm/", "/jv", "/lib-dynload/", ".py", ".pyc", ".pyo", ".pth", ".jar",
+        ".class", "/pyvenv.cfg", ".so", ".so.", ".so.1", ".so.1.2", ".sox",
+        "1", ".", "a", "data", "run_0001", "out.h5", "<STDOUT>", " ", "//"};
+    size_t nf = sizeof frag / sizeof *frag;
+    uint64_t seed = 99;
+    char path[512];
+    for (int t = 0; t < 200000; t++) {
+        size_t len = 0;
+        path[0] = '\0';
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int pieces = 1 + (int)((seed >> 33) % 6);
+        for (int k = 0; k < pieces; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const char *f = frag[(seed >> 33) % nf];
+            size_t fl = strlen(f);
+            if (len + fl >= sizeof path)
+                break;
+            memcpy(path + len, f, fl + 1);
+            len += fl;
+        }
+        if (ios_classify_path(path) != ref_classify(path))
+            fail_msg("path '%s': %u, reference %u", path, ios_classify_path(path),
+                     ref_classify(path));
+    }
+    assert_int_equal(ios_classify_path("/usr/lib"), IOSAGE_FILE_SYSTEM);
+    assert_int_equal(ios_classify_path("/a/lib/python"), IOSAGE_FILE_SYSTEM);
+    assert_int_equal(ios_classify_path("/a/lib/pytho"), 0);
+    assert_int_equal(ios_classify_path("x/jvm/"), IOSAGE_FILE_SYSTEM);
+}
+
 /* --- a hand-made job with known values -------------------------------------- */
 
 /*
@@ -990,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_schema),
         cmocka_unit_test(test_docs_list_every_feature),
         cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_classify_matches_reference),
         cmocka_unit_test(test_known_values),
         cmocka_unit_test(test_known_table),
         cmocka_unit_test(test_layers_named_ranks),
