@@ -432,6 +432,22 @@ static iosage_status fetch(const struct source *src, const char *name,
                     "no such file in the bundle");
 }
 
+/* See internal.h. */
+const unsigned char *ios_model_binary_form(const struct iosage_model_file *files,
+                                           size_t n, const char *name,
+                                           size_t *len)
+{
+    char ubj[160];
+    if (!files || snprintf(ubj, sizeof ubj, "%s.ubj", name) >= (int)sizeof ubj)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (files[i].name && files[i].size > 0 && strcmp(files[i].name, ubj) == 0) {
+            *len = files[i].size;
+            return files[i].data;
+        }
+    return NULL;
+}
+
 /* --- bundle.json in ------------------------------------------------------- */
 
 /* Fill err with one line about the bundle (path = its label, where =
@@ -550,7 +566,12 @@ static iosage_status load_booster(iosage_model *m, int s, const char *file,
                       "the file is not the one bundle.json lists (its "
                       "file_hash differs): copy the whole bundle again");
     if (st == IOSAGE_OK) {
-        st = ios_xgb_load(data, len, &m->booster[s], err);
+        /* the checked JSON's binary form, where the build embedded one */
+        size_t ubj_len = 0;
+        const unsigned char *ubj =
+            ios_model_binary_form(src->files, src->n, file, &ubj_len);
+        st = ubj ? ios_xgb_load(ubj, ubj_len, &m->booster[s], err)
+                 : ios_xgb_load(data, len, &m->booster[s], err);
         if (st != IOSAGE_OK && err) { /* name the bundle and the file */
             snprintf(err->path, sizeof err->path, "%s", src->label);
             snprintf(err->where, sizeof err->where, "%s", file);

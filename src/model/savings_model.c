@@ -756,8 +756,12 @@ static iosage_status load_from(const char *dir,
         c->cv_spearman = real_or_nan(e, "cv_spearman");
         c->cv_mae = real_or_nan(e, "cv_median_abs_error_pp");
         st = get_file(dir, files, n_files, file, &data, &len, &owned, err);
+        size_t ubj_len = 0;
+        const unsigned char *ubj =
+            dir ? NULL : ios_model_binary_form(files, n_files, file, &ubj_len);
         if (st == IOSAGE_OK)
-            st = ios_xgb_load(data, len, &c->booster, err);
+            st = ubj ? ios_xgb_load(ubj, ubj_len, &c->booster, err)
+                     : ios_xgb_load(data, len, &c->booster, err);
         if (st == IOSAGE_OK)
             st = ios_xgb_threads(c->booster, 1, err);
         free(owned);

@@ -402,6 +402,46 @@ static void remove_bundle(const char *dir)
     rmdir(dir);
 }
 
+/* A bundle in memory as the build embeds one: beside each model file its
+ * UBJSON form as "<name>.ubj" (cmake/embed_model.cmake). how: 0 the real
+ * forms, 1 each one damaged (its first bytes overwritten), 2 empty ones (no
+ * binary form). Returns the loaded model, or NULL when the load failed. */
+static iosage_model *load_with_ubj(const struct iosage_model_file *files,
+                                   size_t n, int how)
+{
+    struct iosage_model_file all[2 * (IOS_MAX_SLOTS + 2)];
+    char names[IOS_MAX_SLOTS + 2][160];
+    unsigned char *ubj[IOS_MAX_SLOTS + 2] = {0};
+    size_t k = 0, forms = 0;
+    for (size_t i = 0; i < n; i++) {
+        all[k++] = files[i];
+        BoosterHandle b = NULL;
+        if (ios_xgb_load(files[i].data, files[i].size, &b, NULL) != IOSAGE_OK)
+            continue; /* bundle.json */
+        const char *data = NULL;
+        bst_ulong len = 0;
+        assert_int_equal(ios_xgb()->XGBoosterSaveModelToBuffer(
+                             b, "{\"format\": \"ubj\"}", &len, &data), 0);
+        assert_true(len > 16 && data[0] == '{');
+        ubj[i] = malloc(len);
+        assert_non_null(ubj[i]);
+        memcpy(ubj[i], data, len);
+        ios_xgb()->XGBoosterFree(b);
+        if (how == 1)
+            memset(ubj[i] + 1, 'x', 8);
+        snprintf(names[i], sizeof names[i], "%s.ubj", files[i].name);
+        all[k++] = (struct iosage_model_file){names[i], ubj[i], how == 2 ? 0 : len};
+        forms++;
+    }
+    assert_true(forms >= 2); /* the gate and a pattern at least */
+    iosage_model *m = NULL;
+    iosage_error err;
+    iosage_status st = iosage_model_load_mem(all, k, "mem+ubj", &m, &err);
+    for (size_t i = 0; i < n; i++)
+        free(ubj[i]);
+    return st == IOSAGE_OK ? m : NULL;
+}
+
 /* Train, save, load from the directory and from memory: same predictions. */
 static void train_save_load(void **state)
 {
@@ -435,10 +475,17 @@ static void train_save_load(void **state)
     size_t n = read_bundle(d1, files, bufs);
     assert_int_equal(iosage_model_load_mem(files, n, "mem", &from_mem, &err),
                      IOSAGE_OK);
+    iosage_model *from_ubj = load_with_ubj(files, n, 0);
+    assert_null(load_with_ubj(files, n, 1)); /* damaged: it is what loads */
+    iosage_model *from_empty = load_with_ubj(files, n, 2); /* the JSON */
     for (size_t i = 0; i < n; i++) /* the model must not need the buffers */
         free(bufs[i]);
     assert_same_detection(m, from_dir, ds);
     assert_same_detection(m, from_mem, ds);
+    assert_same_detection(m, from_ubj, ds);
+    assert_same_detection(m, from_empty, ds);
+    iosage_model_free(from_ubj);
+    iosage_model_free(from_empty);
     assert_true(iosage_model_data_hash(from_mem) == iosage_model_data_hash(m));
     const struct iosage_metrics *lt = iosage_model_metrics(from_mem,
                                                            IOSAGE_SPLIT_TEST);

@@ -176,6 +176,85 @@ static void test_predict_without_model(void **state)
     assert_true(p.saving == 0.0);
 }
 
+/* The default bundle's savings models loaded as the build embeds them, each
+ * with its UBJSON form beside it ("<file>.ubj", cmake/embed_model.cmake):
+ * the same predictions as from the directory; a damaged form fails the
+ * load (so it is what loads). */
+static void test_savings_binary_forms(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "savings.json", "savings-balance_io.json", "savings-collective_io.json",
+        "savings-drop_syncs.json", "savings-fewer_files.json",
+        "savings-larger_requests.json", "savings-read_once.json",
+        "savings-sequential_access.json", "savings-shared_file.json"};
+    enum { N = sizeof names / sizeof *names };
+    const char *dir = IOSAGE_SOURCE_DIR "/models/default";
+    iosage_savings_model *from_dir = NULL;
+    iosage_error err;
+    assert_int_equal(iosage_savings_model_load(dir, &from_dir, &err), IOSAGE_OK);
+    assert_non_null(from_dir);
+    for (int damaged = 0; damaged < 2; damaged++) {
+        struct iosage_model_file files[2 * N];
+        uint8_t *json[N];
+        unsigned char *ubj[N] = {0};
+        char ubj_name[N][80];
+        size_t k = 0;
+        for (size_t i = 0; i < N; i++) {
+            char path[1024];
+            size_t len = 0;
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            json[i] = tu_read_file(path, &len);
+            assert_non_null(json[i]);
+            files[k++] = (struct iosage_model_file){names[i], json[i], len};
+            if (i == 0)
+                continue; /* savings.json is not a model */
+            BoosterHandle b = NULL;
+            assert_int_equal(ios_xgb_load(json[i], len, &b, NULL), IOSAGE_OK);
+            const char *data = NULL;
+            bst_ulong n = 0;
+            assert_int_equal(ios_xgb()->XGBoosterSaveModelToBuffer(
+                                 b, "{\"format\": \"ubj\"}", &n, &data), 0);
+            ubj[i] = malloc(n);
+            assert_non_null(ubj[i]);
+            memcpy(ubj[i], data, n);
+            ios_xgb()->XGBoosterFree(b);
+            if (damaged)
+                memset(ubj[i] + 1, 'x', 8);
+            snprintf(ubj_name[i], sizeof ubj_name[i], "%s.ubj", names[i]);
+            files[k++] = (struct iosage_model_file){ubj_name[i], ubj[i], n};
+        }
+        iosage_savings_model *from_mem = NULL;
+        iosage_status st = iosage_savings_model_load_mem(files, k, "mem", &from_mem, &err);
+        for (size_t i = 0; i < N; i++) {
+            free(json[i]);
+            free(ubj[i]);
+        }
+        if (damaged) {
+            assert_int_not_equal(st, IOSAGE_OK);
+            continue;
+        }
+        assert_int_equal(st, IOSAGE_OK);
+        float x[IOSAGE_NUM_FEATURES];
+        for (int row = 0; row < 3; row++) {
+            for (int f = 0; f < IOSAGE_NUM_FEATURES; f++)
+                x[f] = row == 0 ? 0.0f : (float)((f * 37 + row * 11) % 17) / 16.0f;
+            for (size_t i = 1; i < N; i++) {
+                char id[64];
+                snprintf(id, sizeof id, "%.*s", (int)(strlen(names[i]) - 13),
+                         names[i] + 8); /* savings-<id>.json */
+                struct iosage_savings_prediction a, b;
+                assert_int_equal(iosage_savings_predict(from_dir, id, x, &a), 0);
+                assert_int_equal(iosage_savings_predict(from_mem, id, x, &b), 0);
+                assert_true(a.saving == b.saving);
+                assert_true(a.lo == b.lo && a.hi == b.hi);
+            }
+        }
+        iosage_savings_model_free(from_mem);
+    }
+    iosage_savings_model_free(from_dir);
+}
+
 /* The cap of each change: the share of the I/O time its operations take,
  * 0 when the log shows none of them, 1 when no share bounds it. */
 static void test_saving_cap(void **state)
@@ -212,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_saving_of_ratio),
         cmocka_unit_test(test_rank_statistics),
         cmocka_unit_test(test_predict_without_model),
+        cmocka_unit_test(test_savings_binary_forms),
         cmocka_unit_test(test_saving_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
