@@ -81,6 +81,14 @@ int cli_args_next(struct cli_args *it);
  * printed; returns the exit code (CLI_OK after help, CLI_USAGE). */
 int cli_args_stop(const struct cli_args *it, int *done);
 
+/* Before a command that predicts with one XGBoost thread loads XGBoost:
+ * OMP_NUM_THREADS=1 unless the user set it. The OpenMP runtime otherwise
+ * makes a team sized to the cores whose extra threads spin between the
+ * short parallel regions of a prediction: `iosage analyze` of one log took
+ * 131 ms of CPU for 26 with it (perf stat). cli_open_bundle (analyze, the
+ * archive's reports) calls it; batch has its own (frontend.h). */
+void cli_one_openmp_thread(void);
+
 /* The model bundle of dir (--model), or the embedded one when dir is NULL,
  * with XGBoost using `threads` threads. Prints the reason and returns an
  * exit code (CLI_BADINPUT, CLI_INTERNAL) on failure; *m is then NULL. */

@@ -132,6 +132,8 @@ int cmd_detect(int argc, char **argv)
     if (rc != CLI_OK || done)
         return rc;
     iosage_model *m = NULL;
+    if (a.threads == 1)
+        cli_one_openmp_thread();
     rc = cli_open_model(a.model_dir, a.threads, &m);
     if (rc != CLI_OK)
         return rc;

@@ -4,6 +4,7 @@
  * time, see cmake/embed_model.cmake).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -123,9 +124,16 @@ int cli_open_savings(const char *model_dir, iosage_model *m)
     return CLI_OK;
 }
 
+/* See cli.h. */
+void cli_one_openmp_thread(void)
+{
+    setenv("OMP_NUM_THREADS", "1", 0);
+}
+
 int cli_open_bundle(const char *model_dir, struct cli_bundle *b)
 {
     memset(b, 0, sizeof *b);
+    cli_one_openmp_thread();
     int rc = cli_open_model(model_dir, 1, &b->model);
     if (rc == CLI_OK)
         rc = cli_open_cards(model_dir, &b->cards);
