@@ -53,7 +53,6 @@ struct iosage_analyze_options {
 };
 
 typedef struct iosage_analysis {
-    uint8_t *bytes;   /* the log file's bytes, which log points into */
     iosage_log *log;
     iosage_file_table *table;
     float x[IOSAGE_NUM_FEATURES];      /* the features of log */

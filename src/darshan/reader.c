@@ -12,8 +12,9 @@
  *   meta      job strings and names; lives as long as the reader
  *
  * iosage_log_load() runs the same path with both arenas replaced by the
- * log's own arena (never reset), copies each module's record array into
- * it, and takes over the name table.
+ * log's own arena (never reset), hands each module's record array to it
+ * (the reader starts a new one for the next module), and takes over the
+ * name table.
  *
  * Problems inside one module region (truncated, damaged, past the end of
  * the file, a record that does not decode) are reported in that module's
@@ -453,22 +454,31 @@ iosage_status iosage_reader_next_module(iosage_reader *r,
 
 /* --- whole log ----------------------------------------------------------- */
 
-/* Keep module m in log: copy its record array into the log's arena. */
-static iosage_status keep_module(iosage_log *log, const iosage_module_data *m,
+/* Keep module m (r's current one) in log. Its record array, r->recs, becomes
+ * the log's: the log's arena adopts it and r starts a new one for the next
+ * module. (It was copied into the arena: for a log of 10^6 records, 224 MB
+ * copied into fresh pages while the reader's array was still held.) */
+static iosage_status keep_module(iosage_log *log, iosage_reader *r,
+                                 const iosage_module_data *m,
                                  iosage_error *err)
 {
     iosage_module_data *dst = &log->modules[m->id];
     *dst = *m;
-    dst->records = NULL;
-    if (m->n_records == 0)
+    if (m->n_records == 0) {
+        dst->records = NULL;
         return IOSAGE_OK;
-    size_t bytes = m->n_records * sizeof *m->records;
-    dst->records = ios_arena_alloc(log->priv->arena, bytes);
-    if (!dst->records)
+    }
+    size_t cap = r->rec_cap;
+    int bad = ios_arena_adopt(log->priv->arena, r->recs); /* frees on failure */
+    r->recs = NULL;
+    r->rec_cap = 0;
+    if (bad) {
+        dst->records = NULL;
+        dst->n_records = 0;
         return ios_fail(err, IOSAGE_E_NOMEM, log->path, m->name, -1,
                         "out of memory keeping %zu records", m->n_records);
-    memcpy(dst->records, m->records, bytes);
-    log->priv->rec_cap[m->id] = m->n_records;
+    }
+    log->priv->rec_cap[m->id] = cap;
     return IOSAGE_OK;
 }
 
@@ -485,7 +495,7 @@ static iosage_status fill_log(iosage_log *log, iosage_reader *r,
             return st;
         if (!m)
             break;
-        if ((st = keep_module(log, m, err)) != IOSAGE_OK)
+        if ((st = keep_module(log, r, m, err)) != IOSAGE_OK)
             return st;
     }
     ios_names_free(&log->priv->names);
