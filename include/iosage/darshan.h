@@ -188,7 +188,7 @@ struct iosage_record {
         } lustre;
         struct { /* DXT_POSIX, DXT_MPIIO */
             int64_t shared_record;
-            char hostname[65];
+            const char *hostname; /* at most 64 bytes; NULL reads as "" */
             int64_t write_count, read_count;
             struct iosage_dxt_segment *segs; /* writes, then reads */
         } dxt;
@@ -204,7 +204,8 @@ struct iosage_record {
             uint32_t sync_flag;    /* header's flag, copied to every record */
             double variance_total_mpitime;     /* header only */
             double variance_total_mpisynctime; /* header only */
-            char node_name[129];   /* per-process records */
+            const char *node_name; /* per-process records, at most 128
+                                      bytes; NULL reads as "" */
         } apmpi;
         struct {
             int64_t n_servers; /* entries in server_hist */

@@ -86,8 +86,12 @@ static int decode_process(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
     size_t n = 0;
     while (n < NODE_LEN && node[n] != 0)
         n++;
-    memcpy(rec->x.apmpi.node_name, node, n);
-    rec->x.apmpi.node_name[n] = '\0';
+    char *name = ios_arena_alloc(arena, n + 1); /* zeroed */
+    if (!name)
+        return ios_fail(err, IOSAGE_E_NOMEM, ctx->path, WHERE,
+                        (int64_t)c->pos, "out of memory for an APMPI node name");
+    memcpy(name, node, n);
+    rec->x.apmpi.node_name = name;
     rec->x.apmpi.sync_flag = ctx->apmpi_sync_flag;
     c->pos += PROC_SIZE;
     return IOSAGE_OK;
@@ -121,8 +125,8 @@ static void encode_header(const iosage_record *rec, ios_buf *out)
 static void encode_process(const iosage_record *rec, ios_buf *out)
 {
     uint8_t node[NODE_LEN] = {0};
-    memcpy(node, rec->x.apmpi.node_name,
-           strnlen(rec->x.apmpi.node_name, NODE_LEN));
+    const char *name = rec->x.apmpi.node_name ? rec->x.apmpi.node_name : "";
+    memcpy(node, name, strnlen(name, NODE_LEN));
     ios_buf_u64(out, rec->id);
     ios_buf_i64(out, rec->rank);
     for (int i = 0; i < N_COUNTERS; i++)

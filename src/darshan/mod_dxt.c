@@ -88,13 +88,17 @@ static void load_segments(struct iosage_dxt_segment *dst, const uint8_t *src,
 }
 
 /* Copy the 64-byte hostname field, stopping at the first NUL. */
-static void load_hostname(char dst[HOST_LEN + 1], const uint8_t *src)
+/* The stored host name (HOST_LEN bytes, NUL-padded or not) as a string in
+ * arena, or NULL on no memory. */
+static const char *load_hostname(const uint8_t *src, ios_arena *arena)
 {
     size_t n = 0;
     while (n < HOST_LEN && src[n] != 0)
         n++;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
+    char *dst = ios_arena_alloc(arena, n + 1);
+    if (dst)
+        memcpy(dst, src, n);
+    return dst;
 }
 
 int ios_dxt_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
@@ -127,7 +131,9 @@ int ios_dxt_decode(ios_cursor *c, ios_mod_ctx *ctx, iosage_record *rec,
     rec->id = ios_load_u64(p, sw);
     rec->rank = ios_load_i64(p + 8, sw);
     rec->x.dxt.shared_record = ios_load_i64(p + 16, sw);
-    load_hostname(rec->x.dxt.hostname, p + 24);
+    if (!(rec->x.dxt.hostname = load_hostname(p + 24, arena)))
+        return ios_fail(err, IOSAGE_E_NOMEM, ctx->path, dxt_where(ctx->module),
+                        (int64_t)c->pos, "out of memory for a DXT host name");
     rec->x.dxt.write_count = wc;
     rec->x.dxt.read_count = rc;
     load_segments(segs, p + DXT_FIXED, n, seg, ctx, sw);
@@ -153,7 +159,8 @@ iosage_status ios_dxt_encode(const iosage_record *rec, ios_buf *out,
                         "DXT record has segment counts but no segments");
 
     uint8_t host[HOST_LEN] = {0};
-    memcpy(host, rec->x.dxt.hostname, strnlen(rec->x.dxt.hostname, HOST_LEN));
+    const char *name = rec->x.dxt.hostname ? rec->x.dxt.hostname : "";
+    memcpy(host, name, strnlen(name, HOST_LEN));
     ios_buf_u64(out, rec->id);
     ios_buf_i64(out, rec->rank);
     ios_buf_i64(out, rec->x.dxt.shared_record);

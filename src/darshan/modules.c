@@ -113,7 +113,15 @@ static iosage_status copy_lustre(iosage_record *dst, const iosage_record *src,
     return st;
 }
 
-/* DXT: write segments then read segments. */
+/* A string of a record's union (NULL stays NULL). */
+static iosage_status dup_string(const char **dst, const char *src,
+                                ios_arena *arena)
+{
+    *dst = src ? ios_arena_strdup(arena, src) : NULL;
+    return src && !*dst ? IOSAGE_E_NOMEM : IOSAGE_OK;
+}
+
+/* DXT: the host name, write segments then read segments. */
 static iosage_status copy_dxt(iosage_record *dst, const iosage_record *src,
                               ios_arena *arena)
 {
@@ -121,6 +129,8 @@ static iosage_status copy_dxt(iosage_record *dst, const iosage_record *src,
     iosage_status st;
     if (w < 0 || r < 0 || w > INT64_MAX - r)
         return IOSAGE_E_USAGE;
+    if (dup_string(&dst->x.dxt.hostname, src->x.dxt.hostname, arena) != IOSAGE_OK)
+        return IOSAGE_E_NOMEM;
     dst->x.dxt.segs = dup_array(src->x.dxt.segs, w + r,
                                 sizeof(struct iosage_dxt_segment), arena, &st);
     return st;
@@ -181,6 +191,8 @@ iosage_status ios_record_copy(iosage_record *dst, const iosage_record *src,
         return copy_heatmap(dst, src, arena);
     case IOSAGE_MOD_MDHIM:
         return copy_mdhim(dst, src, arena);
+    case IOSAGE_MOD_APMPI:
+        return dup_string(&dst->x.apmpi.node_name, src->x.apmpi.node_name, arena);
     default:
         return IOSAGE_OK; /* the union holds values only */
     }

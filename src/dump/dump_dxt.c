@@ -280,7 +280,7 @@ static void dxt_record(struct dxt_ctx *c, const iosage_record *rec, int posix)
     ios_out_str(o, "\n# DXT, rank: ");
     ios_out_i64(o, rec->rank);
     ios_out_str(o, ", hostname: ");
-    ios_out_str(o, rec->x.dxt.hostname);
+    ios_out_str(o, rec->x.dxt.hostname ? rec->x.dxt.hostname : "");
     ios_out_str(o, "\n# DXT, write_count: ");
     ios_out_i64(o, rec->x.dxt.write_count);
     ios_out_str(o, ", read_count: ");

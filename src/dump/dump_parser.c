@@ -442,7 +442,8 @@ static void print_apmpi(struct parser_ctx *c, const iosage_record *rec)
     }
     const struct name_list *ni = names_for(c, rec->module, 0);
     const struct name_list *nd = names_for(c, rec->module, 1);
-    line_text(lc, "MPI_PROCESSOR_NAME", 18, rec->x.apmpi.node_name);
+    line_text(lc, "MPI_PROCESSOR_NAME", 18,
+              rec->x.apmpi.node_name ? rec->x.apmpi.node_name : "");
     int n = rec->n_counters < ni->n ? rec->n_counters : ni->n;
     for (int i = 0; i < n; i++)
         line_u64(lc, ni->s[i], ni->len[i], (uint64_t)rec->counters[i]);

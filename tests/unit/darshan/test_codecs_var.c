@@ -504,8 +504,7 @@ static void test_dxt_round_trip(void **state)
         in.id = 9457796068806373448ULL;
         in.rank = 7;
         in.x.dxt.shared_record = 1;
-        snprintf(in.x.dxt.hostname, sizeof in.x.dxt.hostname, "%s",
-                 "sn176.localdomain");
+        in.x.dxt.hostname = "sn176.localdomain";
         in.x.dxt.write_count = 2;
         in.x.dxt.read_count = 1;
         in.x.dxt.segs = segs;
@@ -787,7 +786,9 @@ static void test_apmpi_header_then_process(void **state)
     proc.n_fcounters = 240;
     proc.counters = cnt;
     proc.fcounters = fcnt;
-    memset(proc.x.apmpi.node_name, 'n', 128); /* no terminator stored */
+    char node[129] = {0};
+    memset(node, 'n', 128); /* no terminator stored */
+    proc.x.apmpi.node_name = node;
 
     ios_buf out = {0};
     iosage_error err;

@@ -366,7 +366,7 @@ static void test_apmpi(void **state)
     add(log, &b);
     rec_init(&b, IOSAGE_MOD_APMPI, pid, 1);
     b.rec.x.apmpi.sync_flag = 1;
-    snprintf(b.rec.x.apmpi.node_name, sizeof b.rec.x.apmpi.node_name, "nid1");
+    b.rec.x.apmpi.node_name = "nid1";
     b.c[0] = -1; /* printed unsigned */
     set_f(&b, "MPI_SEND_TOTAL_TIME", 0.25);
     set_f(&b, "MPI_BARRIER_TOTAL_SYNC_TIME", 0.5);
@@ -593,7 +593,7 @@ static void test_dxt_lustre(void **state)
         rec_init(&b, m ? IOSAGE_MOD_DXT_MPIIO : IOSAGE_MOD_DXT_POSIX,
                  id_of("/scratch/f"), 0);
         b.rec.n_counters = b.rec.n_fcounters = 0;
-        snprintf(b.rec.x.dxt.hostname, sizeof b.rec.x.dxt.hostname, "node1");
+        b.rec.x.dxt.hostname = "node1";
         b.rec.x.dxt.write_count = 1;
         b.rec.x.dxt.read_count = 1;
         b.rec.x.dxt.segs = segs;
