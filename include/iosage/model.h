@@ -356,7 +356,11 @@ struct iosage_model_file {
 
 /* Load a bundle from n files in memory; label names it in errors and in
  * iosage_model_source() (e.g. "embedded"). The files are copied into
- * XGBoost; they need not outlive the call. Errors as iosage_model_load. */
+ * XGBoost; they need not outlive the call. Errors as iosage_model_load.
+ * A non-empty file "<model file>.ubj" among them is taken as that model's
+ * UBJSON form and loaded instead of the JSON (whose hash is still checked):
+ * the build embeds one beside each model, which XGBoost loads about four
+ * times as fast. The same holds for iosage_savings_model_load_mem. */
 IOSAGE_API iosage_status iosage_model_load_mem(
     const struct iosage_model_file *files, size_t n, const char *label,
     iosage_model **out, iosage_error *err);
