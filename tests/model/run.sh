@@ -223,7 +223,7 @@ for line in lines[:-1]:
         assert len(p.get("shap", [])) <= 5
     # a model of 28 short runs: runs whose timing moved under a busy
     # machine may fall on the wrong side (seen in CI: small-r1 under the
-    # gate once; small-r1 and small-r4 together on 2026-12-06, with three
+    # gate once; small-r1 and small-r4 both wrong on 2026-12-06, three
     # reruns passing); at most two of the six known-bad runs and one of
     # the healthy ones, every other run must be right
     if "/small-" in d["file"]:   # the known-bad runs
