@@ -29,6 +29,12 @@ struct ios_sort_pair {
  * Returns 0, or -1 when out of memory (p is then unchanged). */
 int ios_sort_pairs(struct ios_sort_pair *p, size_t n);
 
+/* The n elements of size bytes at base, in the order of p[0..n).at (what
+ * ios_sort_pairs left): a new array (the caller frees it and the old one),
+ * or NULL when out of memory. */
+void *ios_sort_gather(const void *base, size_t n, size_t size,
+                      const struct ios_sort_pair *p);
+
 /* Keys that sort as the values do: int64 (ascending) and a double that is
  * finite and not negative (ascending; 0.0 and -0.0 alike). */
 static inline uint64_t ios_sort_key_i64(int64_t v)

@@ -77,3 +77,18 @@ int ios_sort_pairs(struct ios_sort_pair *p, size_t n)
     free(other);
     return 0;
 }
+
+/* See ios_sort.h. */
+void *ios_sort_gather(const void *base, size_t n, size_t size,
+                      const struct ios_sort_pair *p)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    unsigned char *out = ios_big_malloc(n && size ? n * size : 1);
+    if (!out)
+        return NULL;
+    const unsigned char *in = base;
+    for (size_t i = 0; i < n; i++)
+        memcpy(out + i * size, in + p[i].at * size, size);
+    return out;
+}

@@ -439,21 +439,18 @@ static int sort_by_rank(struct rank_acc *a)
 {
     size_t n = a->n;
     struct ios_sort_pair *p = ios_big_malloc(n * sizeof *p);
-    struct rank_add *sorted = ios_big_malloc(n * sizeof *sorted);
-    int ok = p && sorted;
+    if (!p)
+        return -1;
     int64_t min_rank = INT64_MAX;
     for (size_t i = 0; i < n; i++)
         min_rank = a->v[i].rank < min_rank ? a->v[i].rank : min_rank;
-    for (size_t i = 0; ok && i < n; i++)
+    for (size_t i = 0; i < n; i++)
         p[i] = (struct ios_sort_pair){(uint64_t)a->v[i].rank - (uint64_t)min_rank, i};
-    ok = ok && ios_sort_pairs(p, n) == 0;
-    for (size_t i = 0; ok && i < n; i++)
-        sorted[i] = a->v[p[i].at];
+    struct rank_add *sorted =
+        ios_sort_pairs(p, n) == 0 ? ios_sort_gather(a->v, n, sizeof *a->v, p) : NULL;
     free(p);
-    if (!ok) {
-        free(sorted);
+    if (!sorted)
         return -1;
-    }
     free(a->v);
     a->v = sorted;
     a->cap = n;

@@ -114,12 +114,13 @@ static int sort_refs(struct build *b)
     size_t n = b->n_refs;
     struct ios_ref *refs = b->refs;
     struct ios_sort_pair *p = ios_big_malloc((n ? n : 1) * sizeof *p);
-    struct ios_ref *sorted = ios_big_malloc((n ? n : 1) * sizeof *sorted);
-    int ok = p && sorted;
+    if (!p)
+        return -1;
+    int ok = 1;
     int64_t min_rank = INT64_MAX;
     for (size_t i = 0; i < n; i++)
         min_rank = refs[i].rank < min_rank ? refs[i].rank : min_rank;
-    for (size_t i = 0; ok && i < n; i++)
+    for (size_t i = 0; i < n; i++)
         p[i] = (struct ios_sort_pair){(uint64_t)refs[i].rank - (uint64_t)min_rank, i};
     ok = ok && ios_sort_pairs(p, n) == 0;
     for (size_t i = 0; ok && i < n; i++)
@@ -128,13 +129,10 @@ static int sort_refs(struct build *b)
     for (size_t i = 0; ok && i < n; i++)
         p[i].key = refs[p[i].at].id;
     ok = ok && ios_sort_pairs(p, n) == 0;
-    for (size_t i = 0; ok && i < n; i++)
-        sorted[i] = refs[p[i].at];
+    struct ios_ref *sorted = ok ? ios_sort_gather(refs, n, sizeof *refs, p) : NULL;
     free(p);
-    if (!ok) {
-        free(sorted);
+    if (!sorted)
         return -1;
-    }
     free(refs);
     b->refs = sorted;
     return 0;

@@ -62,21 +62,18 @@ struct rank_bytes {
 static int sort_by_rank(struct rank_bytes **v, size_t n)
 {
     struct ios_sort_pair *p = ios_big_malloc((n ? n : 1) * sizeof *p);
-    struct rank_bytes *sorted = ios_big_malloc((n ? n : 1) * sizeof *sorted);
-    int ok = p && sorted;
+    if (!p)
+        return -1;
     int64_t min_rank = INT64_MAX;
     for (size_t i = 0; i < n; i++)
         min_rank = (*v)[i].rank < min_rank ? (*v)[i].rank : min_rank;
-    for (size_t i = 0; ok && i < n; i++)
+    for (size_t i = 0; i < n; i++)
         p[i] = (struct ios_sort_pair){(uint64_t)(*v)[i].rank - (uint64_t)min_rank, i};
-    ok = ok && ios_sort_pairs(p, n) == 0;
-    for (size_t i = 0; ok && i < n; i++)
-        sorted[i] = (*v)[p[i].at];
+    struct rank_bytes *sorted =
+        ios_sort_pairs(p, n) == 0 ? ios_sort_gather(*v, n, sizeof **v, p) : NULL;
     free(p);
-    if (!ok) {
-        free(sorted);
+    if (!sorted)
         return -1;
-    }
     free(*v);
     *v = sorted;
     return 0;

@@ -269,6 +269,25 @@ static void test_sort_pairs(void **state)
             free(ref);
         }
     }
+    /* gather: 24-byte elements put in the sorted order, each whole */
+    struct elem { uint64_t key; int64_t tag; double x; } v[100];
+    struct ios_sort_pair p[100];
+    for (size_t i = 0; i < 100; i++) {
+        v[i] = (struct elem){(i * 37) % 10, (int64_t)i, (double)i / 4};
+        p[i] = (struct ios_sort_pair){v[i].key, i};
+    }
+    assert_int_equal(ios_sort_pairs(p, 100), 0);
+    struct elem *g = ios_sort_gather(v, 100, sizeof *v, p);
+    assert_non_null(g);
+    for (size_t i = 0; i < 100; i++) {
+        assert_true(g[i].key == i / 10); /* ten of each key */
+        assert_int_equal(g[i].tag, (int64_t)p[i].at);
+        assert_true(g[i].x == (double)p[i].at / 4);
+        if (i % 10)
+            assert_true(g[i].tag > g[i - 1].tag); /* stable */
+    }
+    free(g);
+
     assert_true(ios_sort_key_i64(-2) < ios_sort_key_i64(-1));
     assert_true(ios_sort_key_i64(-1) < ios_sort_key_i64(0));
     assert_true(ios_sort_key_i64(INT64_MIN) < ios_sort_key_i64(INT64_MAX));
