@@ -110,29 +110,28 @@ static void add_spread(struct ios_ft_extra *x, const struct ios_layer *L,
     }
 }
 
-void ios_ft_extras(const iosage_file_table *t, const struct ios_ref *refs,
-                   const size_t *row_start, struct ios_ft_extra *x)
+void ios_ft_extras_row(const iosage_file_table *t, size_t k,
+                       const struct ios_ref *refs, size_t from, size_t to,
+                       struct ios_ft_extra *x)
 {
-    for (size_t k = 0; k < t->n_rows; k++) {
-        const struct iosage_file_row *row = &t->rows[k];
-        if (!(row->flags & IOSAGE_FILE_DATA))
-            continue;
-        const struct ios_layer *L = ios_layer_of(row->module);
-        for (size_t i = row_start[k]; i < row_start[k + 1]; i++) {
-            const iosage_record *r = refs[i].rec;
-            ios_prefetch_ref(refs, row_start[t->n_rows], i);
-            if (row->module == IOSAGE_MOD_POSIX || row->module == IOSAGE_MOD_DFS)
-                add_posix(x, L, r);
-            else if (row->module == IOSAGE_MOD_MPIIO)
-                add_mpiio(x, L, r);
-            else if (row->module == IOSAGE_MOD_STDIO) {
-                x->stdio_flushes = ios_sadd(x->stdio_flushes,
-                                            ios_cnt(r, IOSAGE_STDIO_FLUSHES));
-                x->seeks = ios_sadd(x->seeks, ios_cnt(r, IOSAGE_STDIO_SEEKS));
-            }
-            if (r->rank < 0 && (row->flags & IOSAGE_FILE_COUNTED))
-                add_spread(x, L, r, t->job.nprocs);
+    const struct iosage_file_row *row = &t->rows[k];
+    if (!(row->flags & IOSAGE_FILE_DATA))
+        return;
+    const struct ios_layer *L = ios_layer_of(row->module);
+    for (size_t i = from; i < to; i++) {
+        const iosage_record *r = refs[i].rec;
+        ios_prefetch_ref(refs, to, i); /* within a row of many records */
+        if (row->module == IOSAGE_MOD_POSIX || row->module == IOSAGE_MOD_DFS)
+            add_posix(x, L, r);
+        else if (row->module == IOSAGE_MOD_MPIIO)
+            add_mpiio(x, L, r);
+        else if (row->module == IOSAGE_MOD_STDIO) {
+            x->stdio_flushes = ios_sadd(x->stdio_flushes,
+                                        ios_cnt(r, IOSAGE_STDIO_FLUSHES));
+            x->seeks = ios_sadd(x->seeks, ios_cnt(r, IOSAGE_STDIO_SEEKS));
         }
+        if (r->rank < 0 && (row->flags & IOSAGE_FILE_COUNTED))
+            add_spread(x, L, r, t->job.nprocs);
     }
 }
 

@@ -8,9 +8,11 @@
  *      (id, module, rank); a run of equal (id, module) is one row;
  *   3. rows: counters summed per row (aggregate_row);
  *   4. per file id: MPI-IO/POSIX peers, which rows count in the job's I/O
- *      time, the path class, data and shared flags, the file's time;
- *   5. LUSTRE stripe counts; extras for the features (extras.c);
- *      per-rank estimates (ranks.c);
+ *      time, the path class, data and shared flags, the file's time; and
+ *      from the file's records, while they are in the cache, the extras
+ *      for the features (extras.c) and the per-rank bytes (ranks.c);
+ *      3 and 4 go file by file (build_rows);
+ *   5. LUSTRE stripe counts; per-rank estimates (ranks.c);
  *   6. job sums; the per-file layer view the pattern criteria read
  *      (file_layers.c); then rows sorted by I/O time (peer indices
  *      remapped).
@@ -289,33 +291,6 @@ static void aggregate_row(struct build *b, struct iosage_file_row *row,
                  (shared || movers >= 2 ? IOSAGE_FILE_SHARED : 0u);
 }
 
-static int same_row(const struct ios_ref *a, const struct ios_ref *b)
-{
-    return a->id == b->id && a->module == b->module;
-}
-
-static int build_rows(struct build *b)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < b->n_refs; i++)
-        n += i == 0 || !same_row(&b->refs[i - 1], &b->refs[i]);
-    b->t->rows = ios_big_calloc(n ? n : 1, sizeof *b->t->rows);
-    b->row_start = ios_big_malloc((n + 1) * sizeof *b->row_start);
-    if (!b->t->rows || !b->row_start)
-        return -1;
-    size_t k = 0, from = 0;
-    for (size_t i = 1; i <= b->n_refs; i++) {
-        if (i < b->n_refs && same_row(&b->refs[i], &b->refs[from]))
-            continue;
-        b->row_start[k] = from;
-        aggregate_row(b, &b->t->rows[k++], from, i);
-        from = i;
-    }
-    b->row_start[k] = b->n_refs;
-    b->t->n_rows = k;
-    return 0;
-}
-
 /* --- 4. per file id ------------------------------------------------------- */
 
 /* Rows [from, to) share one id (sorted by module: POSIX, MPI-IO, STDIO,
@@ -355,18 +330,56 @@ static void settle_file(struct build *b, size_t from, size_t to)
     }
 }
 
-/* Settle every file; returns how many file ids the rows hold. */
-static size_t settle_files(struct build *b)
+/* --- 3 and 4 together: file by file --------------------------------------- */
+
+static int same_row(const struct ios_ref *a, const struct ios_ref *b)
 {
-    size_t from = 0, n = b->t->n_rows, files = 0;
-    for (size_t i = 1; i <= n; i++) {
-        if (i < n && b->t->rows[i].id == b->t->rows[from].id)
+    return a->id == b->id && a->module == b->module;
+}
+
+/*
+ * Rows, file by file: the rows of one file id (consecutive in refs order),
+ * then the file settled (peers, flags, its time), then what the features
+ * need beyond the rows from the same records (extras.c, ranks.c) while
+ * they are in the cache. Three passes over the records by id, each a
+ * random walk over the decoded region on a large log, are one. *files
+ * gets the number of file ids.
+ */
+static int build_rows(struct build *b, struct ios_unique_bytes *ub,
+                      size_t *files)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->n_refs; i++)
+        n += i == 0 || !same_row(&b->refs[i - 1], &b->refs[i]);
+    b->t->rows = ios_big_calloc(n ? n : 1, sizeof *b->t->rows);
+    b->row_start = ios_big_malloc((n + 1) * sizeof *b->row_start);
+    if (!b->t->rows || !b->row_start)
+        return -1;
+    struct iosage_file_row *rows = b->t->rows;
+    size_t k = 0, from = 0, first = 0; /* first: the file's first row */
+    *files = 0;
+    b->row_start[0] = 0;
+    for (size_t i = 1; i <= b->n_refs; i++) {
+        if (i < b->n_refs && same_row(&b->refs[i], &b->refs[from]))
             continue;
-        settle_file(b, from, i);
-        files++;
+        b->row_start[k] = from;
+        b->row_start[k + 1] = i;
+        aggregate_row(b, &rows[k++], from, i);
         from = i;
+        if (i < b->n_refs && b->refs[i].id == rows[k - 1].id)
+            continue; /* more rows of this file */
+        settle_file(b, first, k);
+        (*files)++;
+        for (size_t r = first; r < k; r++) {
+            size_t lo = b->row_start[r], hi = b->row_start[r + 1];
+            ios_ft_extras_row(b->t, r, b->refs, lo, hi, &b->t->priv->extra);
+            if (ios_unique_bytes_row(ub, b->t, r, b->refs, lo, hi) != 0)
+                return -1;
+        }
+        first = k;
     }
-    return files;
+    b->t->n_rows = k;
+    return 0;
 }
 
 /* --- 5. Lustre --------------------------------------------------------------- */
@@ -545,17 +558,20 @@ static int build(struct build *b)
         return -1;
     job_nprocs(b);
     b->t->job.run_time = run_time(b);
-    if (build_rows(b) != 0)
+    struct ios_unique_bytes ub = {0};
+    size_t files;
+    if (build_rows(b, &ub, &files) != 0) {
+        free(ub.v);
         return -1;
-    size_t files = settle_files(b);
+    }
     apply_lustre(b);
-    ios_ft_extras(b->t, b->refs, b->row_start, &b->t->priv->extra);
-    if (ios_ft_files(b->t) != 0)
+    if (ios_ft_files(b->t) != 0 ||
+        fl_table_build(b->log, &b->skip, b->t->job.nprocs, b->t->job.run_time,
+                       files, &b->t->priv->layers) != IOSAGE_OK) {
+        free(ub.v);
         return -1;
-    if (fl_table_build(b->log, &b->skip, b->t->job.nprocs, b->t->job.run_time,
-                       files, &b->t->priv->layers) != IOSAGE_OK)
-        return -1;
-    if (ios_ranks_estimate(b->t, b->refs, b->row_start) != 0)
+    }
+    if (ios_ranks_estimate(b->t, &ub) != 0)
         return -1;
     job_sums(b->t);
     if (set_paths(b) != 0)

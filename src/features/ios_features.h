@@ -253,23 +253,42 @@ ios_prefetch_ref(const struct ios_ref *refs, size_t n, size_t i)
         __builtin_prefetch(f + b);
 }
 
-/* Extras (extras.c): the counters of the records of rows that the rows do
- * not keep, summed over data files. Row k's records are
- * refs[row_start[k] .. row_start[k + 1]); rows still in id order. */
-void ios_ft_extras(const iosage_file_table *t, const struct ios_ref *refs,
-                   const size_t *row_start, struct ios_ft_extra *x);
+/* Extras (extras.c): the counters of row k's records, refs[from .. to),
+ * that the rows do not keep, summed into x when row k is of a data file.
+ * Called row by row in id order, each file's rows right after they are
+ * built and settled (file_table.c), while their records are in the cache. */
+void ios_ft_extras_row(const iosage_file_table *t, size_t k,
+                       const struct ios_ref *refs, size_t from, size_t to,
+                       struct ios_ft_extra *x);
 
 /* File-level sums of the data files (extras.c), rows in id order. Returns
  * 0, or -1 on no memory. */
 int ios_ft_files(iosage_file_table *t);
 
+/* The bytes of the per-rank records of COUNTED data rows, gathered row by
+ * row (ranks.c) for unique_bytes_max and _mean. */
+struct ios_rank_bytes {
+    int64_t rank;
+    double bytes;
+};
+
+struct ios_unique_bytes {
+    struct ios_rank_bytes *v; /* malloc'd; ios_ranks_estimate frees it */
+    size_t n, cap;
+};
+
+/* Add row k's per-rank records, refs[from .. to), when the row is COUNTED
+ * and of a data file; called like ios_ft_extras_row. 0, or -1 on no
+ * memory. */
+int ios_unique_bytes_row(struct ios_unique_bytes *u, const iosage_file_table *t,
+                         size_t k, const struct ios_ref *refs, size_t from,
+                         size_t to);
+
 /* Per-rank estimates (ranks.c): fills the rank_* and active_ranks fields of
  * t->job from the per-rank sums of the layer view (built before), and the
- * unique_bytes extras from the records of the COUNTED data rows. Row k's
- * records are refs[row_start[k] .. row_start[k + 1]). Returns 0, or -1 on
- * no memory. */
-int ios_ranks_estimate(iosage_file_table *t, const struct ios_ref *refs,
-                       const size_t *row_start);
+ * unique_bytes extras from u, which it frees. Returns 0, or -1 on no
+ * memory. */
+int ios_ranks_estimate(iosage_file_table *t, struct ios_unique_bytes *u);
 
 /* --- Criteria scans (scan.c) ----------------------------------------------- */
 

@@ -52,14 +52,10 @@ size_t iosage_file_table_ranks(const iosage_file_table *t,
     return fl->n_ranks;
 }
 
-struct rank_bytes {
-    int64_t rank;
-    double bytes;
-};
-
 /* v[0..n) sorted by rank, entries of a rank in the order they came (the
- * order their bytes are summed in). 0, or -1 when out of memory. */
-static int sort_by_rank(struct rank_bytes **v, size_t n)
+ * stable radix sort by the distance from the smallest rank). 0, or -1 when
+ * out of memory. */
+static int sort_by_rank(struct ios_rank_bytes **v, size_t n)
 {
     struct ios_sort_pair *p = ios_big_malloc((n ? n : 1) * sizeof *p);
     if (!p)
@@ -69,7 +65,7 @@ static int sort_by_rank(struct rank_bytes **v, size_t n)
         min_rank = (*v)[i].rank < min_rank ? (*v)[i].rank : min_rank;
     for (size_t i = 0; i < n; i++)
         p[i] = (struct ios_sort_pair){(uint64_t)(*v)[i].rank - (uint64_t)min_rank, i};
-    struct rank_bytes *sorted =
+    struct ios_rank_bytes *sorted =
         ios_sort_pairs(p, n) == 0 ? ios_sort_gather(*v, n, sizeof **v, p) : NULL;
     free(p);
     if (!sorted)
@@ -79,42 +75,42 @@ static int sort_by_rank(struct rank_bytes **v, size_t n)
     return 0;
 }
 
-/* Per-rank bytes of the per-rank records of data files: max and mean over
- * the ranks that have such records. */
-static int unique_bytes(iosage_file_table *t, const struct ios_ref *refs,
-                        const size_t *row_start)
+/* See ios_features.h. */
+int ios_unique_bytes_row(struct ios_unique_bytes *u, const iosage_file_table *t,
+                         size_t k, const struct ios_ref *refs, size_t from,
+                         size_t to)
 {
-    size_t n = 0, cap = 0;
-    struct rank_bytes *v = NULL;
-    for (size_t k = 0; k < t->n_rows; k++) {
-        const struct iosage_file_row *row = &t->rows[k];
-        if (!(row->flags & IOSAGE_FILE_COUNTED) ||
-            !(row->flags & IOSAGE_FILE_DATA))
+    const struct iosage_file_row *row = &t->rows[k];
+    if (!(row->flags & IOSAGE_FILE_COUNTED) || !(row->flags & IOSAGE_FILE_DATA))
+        return 0;
+    const struct ios_layer *L = ios_layer_of(row->module);
+    for (size_t i = from; i < to; i++) {
+        const iosage_record *r = refs[i].rec;
+        if (r->rank < 0)
             continue;
-        const struct ios_layer *L = ios_layer_of(row->module);
-        for (size_t i = row_start[k]; i < row_start[k + 1]; i++) {
-            const iosage_record *r = refs[i].rec;
-            ios_prefetch_ref(refs, row_start[t->n_rows], i);
-            if (r->rank < 0)
-                continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 64;
-                struct rank_bytes *g = realloc(v, cap * sizeof *g);
-                if (!g) {
-                    free(v);
-                    return -1;
-                }
-                v = g;
-            }
-            v[n++] = (struct rank_bytes){
-                r->rank, (double)ios_cnt(r, L->bytes_read) +
-                             (double)ios_cnt(r, L->bytes_written)};
+        if (u->n == u->cap) {
+            size_t cap = u->cap ? 2 * u->cap : 64;
+            struct ios_rank_bytes *g = realloc(u->v, cap * sizeof *g);
+            if (!g)
+                return -1;
+            u->v = g;
+            u->cap = cap;
         }
+        u->v[u->n++] = (struct ios_rank_bytes){
+            r->rank, (double)ios_cnt(r, L->bytes_read) +
+                         (double)ios_cnt(r, L->bytes_written)};
     }
-    if (n > 1 && sort_by_rank(&v, n) != 0) {
-        free(v);
+    return 0;
+}
+
+/* Per-rank bytes of the per-rank records of data files (u, filled row by
+ * row): max and mean over the ranks that have any. */
+static int unique_bytes(iosage_file_table *t, struct ios_unique_bytes *u)
+{
+    size_t n = u->n;
+    if (n > 1 && sort_by_rank(&u->v, n) != 0)
         return -1;
-    }
+    const struct ios_rank_bytes *v = u->v;
     double max = 0.0, sum = 0.0;
     size_t ranks = 0;
     for (size_t i = 0; i < n;) {
@@ -129,12 +125,10 @@ static int unique_bytes(iosage_file_table *t, const struct ios_ref *refs,
     }
     t->priv->extra.unique_bytes_max = max;
     t->priv->extra.unique_bytes_mean = ranks ? sum / (double)ranks : 0.0;
-    free(v);
     return 0;
 }
 
-int ios_ranks_estimate(iosage_file_table *t, const struct ios_ref *refs,
-                       const size_t *row_start)
+int ios_ranks_estimate(iosage_file_table *t, struct ios_unique_bytes *u)
 {
     const struct fl_table *fl = ios_ft_layers(t);
     struct iosage_job_summary *js = &t->job;
@@ -148,5 +142,8 @@ int ios_ranks_estimate(iosage_file_table *t, const struct ios_ref *refs,
     js->rank_time_mean = k.sum_time / (double)fl->nprocs;
     js->rank_bytes_mean = k.sum_bytes / (double)fl->nprocs;
     js->active_ranks = active_ranks(fl);
-    return unique_bytes(t, refs, row_start);
+    int rc = unique_bytes(t, u);
+    free(u->v);
+    *u = (struct ios_unique_bytes){0};
+    return rc;
 }
