@@ -263,11 +263,10 @@ static void fold_record(struct fl_layer *l, const iosage_record *rec, int layer,
 
 /* --- the id -> file index ------------------------------------------------ */
 
-/* Class of a path (LABELING.md "Data files"): the file table's classifier
- * (classify.c) mapped onto enum fl_class. */
-static int classify(const char *path)
+/* Class of a path (LABELING.md "Data files") from the file table's
+ * classifier (classify.c, ios_classify_path) mapped onto enum fl_class. */
+static int class_of(unsigned c)
 {
-    unsigned c = ios_classify_path(path);
     if (c & IOSAGE_FILE_STREAM)
         return FL_STREAM;
     if (c & IOSAGE_FILE_SYSTEM)
@@ -293,12 +292,17 @@ static struct fl_layer *layer_to_fill(struct fl_table *t, struct fl_file *f,
     return (struct fl_layer *)f->L[k]; /* one of ours, from the arena */
 }
 
-/* Index of file id, added when absent; -1 on no memory. */
-static int64_t file_index(struct fl_table *t, uint64_t id, const iosage_log *log)
+/* The ids of the file table (NULL: none) and the index here of each of
+ * its ids' file (-1: not made yet). */
+struct fl_lookup {
+    const struct fl_groups *g;
+    int64_t *of_group; /* g->n entries */
+};
+
+/* A new file at the end of t->files; its index, or -1 on no memory. */
+static int64_t add_file(struct fl_table *t, uint64_t id, const char *path,
+                        unsigned path_class)
 {
-    size_t at;
-    if (ios_idmap_get(&t->map, id, &at))
-        return (int64_t)at;
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
         struct fl_file *f = ios_big_realloc(t->files, cap * sizeof *f);
@@ -310,18 +314,66 @@ static int64_t file_index(struct fl_table *t, uint64_t id, const iosage_log *log
     struct fl_file *f = &t->files[t->n];
     memset(f, 0, sizeof *f);
     f->id = id;
-    f->path = iosage_log_name(log, id);
-    f->cls = classify(f->path);
+    f->path = path;
+    f->cls = class_of(path_class);
     for (int k = 0; k < FL_NLAYERS; k++)
         f->L[k] = &absent_layer;
-    if (ios_idmap_put(&t->map, id, t->n) != 0)
-        return -1;
     return (int64_t)t->n++;
 }
 
-/* Index of file id, or -1 when it has no file. */
-static int64_t file_find(const struct fl_table *t, uint64_t id)
+/* The number of the file table's id that record i of module names (a
+ * record the table left out: its id searched among the table's), or -1
+ * when the table has no such id. */
+static int64_t group_of(const struct fl_lookup *k, int module, size_t i,
+                        uint64_t id)
 {
+    if (!k->g)
+        return -1;
+    if (k->g->group[module] && module != IOSAGE_MOD_LUSTRE) {
+        uint32_t v = k->g->group[module][i];
+        if (v != FL_NO_GROUP)
+            return (int64_t)v;
+    }
+    size_t lo = 0, hi = k->g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->g->ids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < k->g->n && k->g->ids[lo] == id ? (int64_t)lo : -1;
+}
+
+/* Index of the file of record i of module (id), added when absent; -1 on
+ * no memory. */
+static int64_t file_index(struct fl_table *t, struct fl_lookup *k,
+                          const iosage_log *log, int module, size_t i,
+                          uint64_t id)
+{
+    int64_t g = group_of(k, module, i, id);
+    if (g >= 0) {
+        if (k->of_group[g] < 0)
+            k->of_group[g] = add_file(t, id, k->g->path[g], k->g->cls[g]);
+        return k->of_group[g];
+    }
+    size_t at;
+    if (ios_idmap_get(&t->map, id, &at))
+        return (int64_t)at;
+    const char *path = iosage_log_name(log, id);
+    int64_t fi = add_file(t, id, path, ios_classify_path(path));
+    if (fi >= 0 && ios_idmap_put(&t->map, id, (size_t)fi) != 0)
+        return -1;
+    return fi;
+}
+
+/* Index of the file of record i of module (id), or -1 when it has none. */
+static int64_t file_find(const struct fl_table *t, const struct fl_lookup *k,
+                         int module, size_t i, uint64_t id)
+{
+    int64_t g = group_of(k, module, i, id);
+    if (g >= 0)
+        return k->of_group[g];
     size_t at;
     return ios_idmap_get(&t->map, id, &at) ? (int64_t)at : -1;
 }
@@ -342,7 +394,7 @@ static void fold_lustre(struct fl_file *f, const iosage_record *rec)
 
 /* Pass 1: every record into its file. */
 static iosage_status fold_all(const iosage_log *log, const struct ios_skip *skip,
-                              struct fl_table *t)
+                              struct fl_lookup *look, struct fl_table *t)
 {
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
                                IOSAGE_MOD_DFS, IOSAGE_MOD_LUSTRE};
@@ -357,7 +409,7 @@ static iosage_status fold_all(const iosage_log *log, const struct ios_skip *skip
                 continue;
             if (layer >= 0 && ios_skipped(skip, mods[k], i))
                 continue;
-            int64_t fi = file_index(t, rec->id, log);
+            int64_t fi = file_index(t, look, log, mods[k], i, rec->id);
             if (fi < 0)
                 return IOSAGE_E_NOMEM;
             if (layer < 0) {
@@ -481,7 +533,7 @@ static iosage_status fold_ranks(struct rank_acc *a, struct fl_table *t)
 }
 
 static iosage_status rank_sums(const iosage_log *log, const struct ios_skip *skip,
-                               struct fl_table *t)
+                               const struct fl_lookup *look, struct fl_table *t)
 {
     struct rank_acc a = {0};
     static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
@@ -497,7 +549,7 @@ static iosage_status rank_sums(const iosage_log *log, const struct ios_skip *ski
                 rec->n_fcounters < iosage_fcounter_count(mods[k]) ||
                 ios_skipped(skip, mods[k], i))
                 continue;
-            int64_t fi = file_find(t, rec->id);
+            int64_t fi = file_find(t, look, mods[k], i, rec->id);
             if (fi < 0 || !fl_counted(&t->files[fi], layer))
                 continue;
             /* Bytes count on data files only: a few bytes of stdout on one
@@ -651,10 +703,11 @@ void fl_table_free(struct fl_table *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Room for n files in the array and the map from the start: growing them
- * by doubling copied the array and rehashed the map about log2(n) times,
- * and touched two to three times the memory they end with. */
-static int reserve_files(struct fl_table *t, size_t n)
+/* Room for n files in the array (and in the map, when files are found by
+ * id) from the start: growing them by doubling copied the array and
+ * rehashed the map about log2(n) times, and touched two to three times the
+ * memory they end with. */
+static int reserve_files(struct fl_table *t, size_t n, int by_id)
 {
     if (n == 0)
         return 0;
@@ -662,12 +715,13 @@ static int reserve_files(struct fl_table *t, size_t n)
     if (!t->files)
         return -1;
     t->cap = n;
-    return ios_idmap_reserve(&t->map, n);
+    return by_id ? ios_idmap_reserve(&t->map, n) : 0;
 }
 
-iosage_status fl_table_build(const iosage_log *log, const struct ios_skip *skip,
-                             int64_t nprocs, double run_time, size_t files_hint,
-                             struct fl_table *t)
+static iosage_status build_table(const iosage_log *log,
+                                 const struct ios_skip *skip, int64_t nprocs,
+                                 double run_time, size_t files_hint,
+                                 struct fl_lookup *look, struct fl_table *t)
 {
     memset(t, 0, sizeof *t);
     /* The job's rank count and run time are the file table's, so that the
@@ -677,8 +731,8 @@ iosage_status fl_table_build(const iosage_log *log, const struct ios_skip *skip,
         t->nprocs = MAX_RANKS;
     t->run_time = run_time;
     t->layers = ios_arena_create();
-    if (!t->layers || reserve_files(t, files_hint) != 0 ||
-        fold_all(log, skip, t) != IOSAGE_OK ||
+    if (!t->layers || reserve_files(t, files_hint, look->g == NULL) != 0 ||
+        fold_all(log, skip, look, t) != IOSAGE_OK ||
         !(t->scratch = ios_big_calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
@@ -689,11 +743,30 @@ iosage_status fl_table_build(const iosage_log *log, const struct ios_skip *skip,
         t->total_ops = sadd(t->total_ops, fl_file_ops(f));
     }
     t->has_timers = t->io_time > 0;
-    if (rank_sums(log, skip, t) != IOSAGE_OK) {
+    if (rank_sums(log, skip, look, t) != IOSAGE_OK) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
     }
     return IOSAGE_OK;
+}
+
+iosage_status fl_table_build(const iosage_log *log, const struct ios_skip *skip,
+                             int64_t nprocs, double run_time, size_t files_hint,
+                             const struct fl_groups *groups, struct fl_table *t)
+{
+    struct fl_lookup look = {groups, NULL};
+    if (groups) {
+        look.of_group = ios_big_malloc((groups->n ? groups->n : 1) *
+                                       sizeof *look.of_group);
+        if (!look.of_group)
+            return IOSAGE_E_NOMEM;
+        for (size_t g = 0; g < groups->n; g++)
+            look.of_group[g] = -1;
+    }
+    iosage_status st = build_table(log, skip, nprocs, run_time, files_hint,
+                                   &look, t);
+    free(look.of_group);
+    return st;
 }
 
 /* The entry of rank r, or NULL when r has only the common parts. */

@@ -103,15 +103,38 @@ struct fl_table {
     ios_arena *layers;      /* the present layers */
 };
 
+/*
+ * What the file table already knows of each file id, so that the layer view
+ * looks nothing up by id (on a log of 10^6 files each lookup, of the id and
+ * of its name, was a cache miss or two, and each path was classified
+ * again). The file table numbers its file ids 0..n-1 in id order: ids[g]
+ * is id g, path[g] the log's name of it (NULL: unnamed), cls[g] its path
+ * class (ios_classify_path). group[m][i] is the number of the id of record
+ * i of module m (POSIX, MPI-IO, STDIO, DFS), or FL_NO_GROUP for a record the
+ * file table left out; group[m] is NULL for a module without records. The
+ * file table owns the arrays.
+ */
+#define FL_NO_GROUP UINT32_MAX
+struct fl_groups {
+    size_t n;
+    uint64_t *ids;      /* ascending */
+    const char **path;
+    unsigned *cls;
+    uint32_t *group[IOSAGE_MAX_MODULES];
+};
+
 /* Build / free. skip: the records the file table left out (ios_features.h;
  * NULL: none). nprocs and run_time are the file table's job values;
  * files_hint is how many files to make room for at once (the file table's
  * count of ids; 0 when not known: the arrays grow as needed either way).
- * Returns IOSAGE_OK or IOSAGE_E_NOMEM. */
+ * groups: the file table's ids (NULL: files are found by id, through a
+ * hash map, and named and classified here). Files come in the same order
+ * either way: the order in which the records name them. Returns IOSAGE_OK
+ * or IOSAGE_E_NOMEM. */
 struct ios_skip;
 iosage_status fl_table_build(const iosage_log *log, const struct ios_skip *skip,
                              int64_t nprocs, double run_time, size_t files_hint,
-                             struct fl_table *t);
+                             const struct fl_groups *groups, struct fl_table *t);
 void fl_table_free(struct fl_table *t);
 
 /* Per-rank I/O seconds and bytes of any rank 0..nprocs-1 (its own part
