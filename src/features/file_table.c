@@ -610,9 +610,10 @@ static void permute_rows(struct iosage_file_row *rows,
 }
 
 /* Sort rows by I/O time, longest first, then bytes, most first, then id
- * and module, and remap the peer indices to the new order. Four passes of
- * the stable radix sort, the least significant key first (rows of equal
- * keys, which cannot share id and module, would keep their order). */
+ * and module, and remap the peer indices to the new order. The rows are
+ * built in (id, module) order, so two passes of the stable radix sort do
+ * it, the less significant key first (rows of equal keys, which cannot
+ * share id and module, keep their order). */
 static int sort_rows(iosage_file_table *t)
 {
     size_t n = t->n_rows;
@@ -622,15 +623,10 @@ static int sort_rows(iosage_file_table *t)
     int *where = ios_big_malloc((n ? n : 1) * sizeof *where);
     int ok = order && where;
     const struct iosage_file_row *rows = t->rows;
-    for (size_t i = 0; ok && i < n; i++)
-        order[i] = (struct ios_sort_pair){(uint64_t)rows[i].module, i};
-    ok = ok && ios_sort_pairs(order, n) == 0;
-    for (size_t i = 0; ok && i < n; i++)
-        order[i].key = rows[order[i].at].id;
-    ok = ok && ios_sort_pairs(order, n) == 0;
     for (size_t i = 0; ok && i < n; i++) {
-        const struct iosage_file_row *r = &rows[order[i].at];
-        order[i].key = ~ios_sort_key_i64(ios_sadd(r->bytes_read, r->bytes_written));
+        const struct iosage_file_row *r = &rows[i];
+        order[i] = (struct ios_sort_pair){
+            ~ios_sort_key_i64(ios_sadd(r->bytes_read, r->bytes_written)), i};
     }
     ok = ok && ios_sort_pairs(order, n) == 0;
     for (size_t i = 0; ok && i < n; i++)
