@@ -18,6 +18,12 @@
 #
 #   scripts/bench-scale.sh BUILD_DIR
 #
+# The last column, instructions per record (valgrind's callgrind, net of a
+# run on a missing file; when valgrind is installed, up to SCALE_INSTR_MAX
+# records, default 10^5: 10^6 takes about 5 minutes), is the work itself:
+# flat there while us/record rises means the rise is the memory system
+# (the working set leaving the caches), not the algorithm.
+#
 # Environment: SCALE_MAX (default 1000000) is the largest record count.
 set -euo pipefail
 build=${1:-build}
@@ -43,10 +49,17 @@ gnu() {
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
 
 read -r base _ basesys < <(gnu "$iosage" batch -q -j 1 -o "$tmp/o.jsonl" "$tmp/missing.darshan")
+imax=${SCALE_INSTR_MAX:-100000}
+instr() { # instructions of one run of "$@" (callgrind), or nothing
+  command -v valgrind >/dev/null || return 0
+  { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null </dev/null || true; } |
+    awk '/Collected :/ { print $NF }'
+}
+ibase=$(instr "$iosage" batch -q -j 1 -o "$tmp/o.jsonl" "$tmp/missing.darshan")
 echo "scale: POSIX records per log, 1 process, best of $rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  (batch CPU is net of start-up and model load, $base s; region = decompressed POSIX region)"
-printf '  %9s %10s %10s | %10s %9s %9s %8s %8s %8s %9s | %10s %9s %9s\n' records log_MiB region_MiB \
-  batch_ms us/record of_which_sys decode features predict peak_MiB dump_ms us/record peak_MiB
+printf '  %9s %10s %10s | %10s %9s %9s %8s %8s %8s %9s | %10s %9s %9s | %9s\n' records log_MiB region_MiB \
+  batch_ms us/record of_which_sys decode features predict peak_MiB dump_ms us/record peak_MiB instr/rec
 for n in 100 1000 10000 100000 1000000; do
   [ "$n" -le "$max" ] || break
   log=$cache/n$n.darshan
@@ -80,7 +93,15 @@ for n in 100 1000 10000 100000 1000000; do
             awk -v rep="$(( n <= 1000 ? 10 : 1 ))" '{ printf "%.6f", $3 / rep }')
     read -r _ dpeak < <(TZ=UTC gnu "$iosage" dump --all "$log")
   fi
+  # instructions of the batch, net of the start
+  ipr=-
+  if [ -n "$ibase" ] && [ "$n" -le "$imax" ]; then
+    itot=$(instr "$iosage" batch -q -j 1 -o "$tmp/o.jsonl" "$tmp/d")
+    [ -n "$itot" ] && ipr=$(awk -v t="$itot" -v b="$ibase" -v k="$k" -v n="$n" \
+                               'BEGIN { printf "%.0f", (t - b) / (k * n) }')
+  fi
   awk -v n="$n" -v size="$(stat -c %s "$log")" -v b="$best" -v base="$base" -v pk="$peak" -v k="$k" \
+      -v ipr="$ipr" \
       -v bs="$bestsys" -v bases="$basesys" \
       -v dec="$dec" -v feat="$feat" -v pred="$pred" -v d="$dbest" -v dpk="$dpeak" 'BEGIN {
     net = (b - base) / k; if (net < 0) net = 0
@@ -88,9 +109,10 @@ for n in 100 1000 10000 100000 1000000; do
     dump = (d == "-") ? "-" : sprintf("%.2f", d * 1000)
     dus = (d == "-") ? "-" : sprintf("%.2f", d * 1e6 / n)
     dmb = (d == "-") ? "-" : sprintf("%.1f", dpk / 1024)
-    printf "  %9d %10.2f %10.2f | %10.3f %9.2f %9.2f %8s %8s %8s %9.1f | %10s %9s %9s\n",
+    printf "  %9d %10.2f %10.2f | %10.3f %9.2f %9.2f %8s %8s %8s %9.1f | %10s %9s %9s | %9s\n",
       n, size / 1048576, n * 704 / 1048576, net * 1000, net * 1e6 / n, nets * 1e6 / n, dec, feat, pred,
-      pk / 1024, dump, dus, dmb }'
+      pk / 1024, dump, dus, dmb, ipr }'
 done
 echo "  (of_which_sys: the kernel's share of us/record, mostly giving the process fresh zeroed pages;"
-echo "   decode/features/predict: ms of wall time per stage from --profile; dump_ms: CPU per process, start-up included)"
+echo "   decode/features/predict: ms of wall time per stage from --profile; dump_ms: CPU per process, start-up included;"
+echo "   instr/rec: instructions of the batch per record, net of start-up and model load (callgrind))"
