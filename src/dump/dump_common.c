@@ -40,14 +40,53 @@ static void out_ctime(ios_out *o, int64_t t64)
         ios_out_str(o, "(null)");
         return;
     }
+    /* what snprintf("%.3s %.3s%3d %.2d:%.2d:%.2d %lld\n") prints, put
+     * together by hand (snprintf was a tenth of a dump's own
+     * instructions on a small log): the fields localtime_r gives are in
+     * range; the year is any number */
     char buf[64];
-    int n = snprintf(buf, sizeof buf, "%.3s %.3s%3d %.2d:%.2d:%.2d %lld\n",
-                     days[tm.tm_wday], months[tm.tm_mon], tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec,
-                     (long long)tm.tm_year + 1900);
-    if (n > 0)
-        ios_out_mem(o, buf, (size_t)n < sizeof buf ? (size_t)n
-                                                   : sizeof buf - 1);
+    char *p = buf;
+    memcpy(p, days[tm.tm_wday], 3);
+    p[3] = ' ';
+    memcpy(p + 4, months[tm.tm_mon], 3);
+    p += 7;
+    *p++ = ' ';
+    *p++ = tm.tm_mday >= 10 ? (char)('0' + tm.tm_mday / 10) : ' ';
+    *p++ = (char)('0' + tm.tm_mday % 10);
+    *p++ = ' ';
+    const int hms[3] = {tm.tm_hour, tm.tm_min, tm.tm_sec};
+    for (int k = 0; k < 3; k++) {
+        *p++ = (char)('0' + hms[k] / 10);
+        *p++ = (char)('0' + hms[k] % 10);
+        *p++ = k < 2 ? ':' : ' ';
+    }
+    p += ios_fmt_i64(p, (int64_t)tm.tm_year + 1900);
+    *p++ = '\n';
+    ios_out_mem(o, buf, (size_t)(p - buf));
+}
+
+/* "# mount entry:\t<point>\t<type>\n", copied into the buffer in one go
+ * (a job has dozens of mounts; the strings come from the job data, 4 KiB
+ * at most, so the line always fits in the buffer). */
+static void out_mount(ios_out *o, const struct iosage_mount *m)
+{
+    static const char head[] = "# mount entry:\t";
+    size_t hl = sizeof head - 1, pl = strlen(m->point), tl = strlen(m->fs_type);
+    if (hl + pl + tl + 2 > IOS_OUT_CAP) { /* not from a log; still printed */
+        ios_out_str(o, head);
+        ios_out_str(o, m->point);
+        ios_out_mem(o, "\t", 1);
+        ios_out_str(o, m->fs_type);
+        ios_out_mem(o, "\n", 1);
+        return;
+    }
+    char *p = ios_out_reserve(o, hl + pl + tl + 2);
+    memcpy(p, head, hl);
+    memcpy(p + hl, m->point, pl);
+    p[hl + pl] = '\t';
+    memcpy(p + hl + pl + 1, m->fs_type, tl);
+    p[hl + pl + 1 + tl] = '\n';
+    o->len += hl + pl + tl + 2;
 }
 
 static void out_kv_i64(ios_out *o, const char *key, int64_t v)
@@ -147,13 +186,8 @@ void ios_dump_preamble(ios_out *o, const iosage_reader *r)
     ios_out_str(o, "\n# mounted file systems (mount point and fs type)\n"
                    "# -------------------------------------------------------"
                    "\n");
-    for (size_t i = 0; i < j->n_mounts; i++) {
-        ios_out_str(o, "# mount entry:\t");
-        ios_out_str(o, j->mounts[i].point);
-        ios_out_mem(o, "\t", 1);
-        ios_out_str(o, j->mounts[i].fs_type);
-        ios_out_mem(o, "\n", 1);
-    }
+    for (size_t i = 0; i < j->n_mounts; i++)
+        out_mount(o, &j->mounts[i]);
 }
 
 void ios_dump_banner(ios_out *o, const char *modname, int stars)
