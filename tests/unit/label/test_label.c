@@ -555,8 +555,33 @@ static void test_tu_reread(void **state)
     expect(&r, 0);
 }
 
-/* A 1 GiB file written by 16 ranks on Lustre stripe count sc. */
-static struct iosage_label_result ost_job(int64_t nprocs, int64_t bytes, int64_t sc)
+/* A LUSTRE record of stripe count sc for path. */
+static void add_lustre(iosage_log *log, const char *path, int64_t sc)
+{
+    iosage_record *l = calloc(1, sizeof *l);
+    struct iosage_lustre_comp comp;
+    memset(&comp, 0, sizeof comp);
+    comp.stripe_size = MIB;
+    comp.stripe_count = sc;
+    comp.ext_end = -1;
+    comp.pool_name = "";
+    int64_t osts[2] = {3, 4};
+    l->module = IOSAGE_MOD_LUSTRE;
+    l->id = iosage_darshan_hash(path, strlen(path));
+    l->rank = -1;
+    l->x.lustre.num_comps = 1;
+    l->x.lustre.num_stripes = sc;
+    l->x.lustre.comps = &comp;
+    l->x.lustre.ost_ids = osts;
+    assert_int_equal(iosage_log_add_record(log, l, NULL), IOSAGE_OK);
+    free(l);
+}
+
+/* A 1 GiB file written by 16 ranks on Lustre stripe count sc; with
+ * lustre_only, LUSTRE records (one OST each) of two files no data module
+ * saw, before and after the written file's. */
+static struct iosage_label_result ost_job_with(int64_t nprocs, int64_t bytes,
+                                               int64_t sc, int lustre_only)
 {
     iosage_log *log = new_job(nprocs, 10);
     int64_t n = bytes / (4 * MIB) > 0 ? bytes / (4 * MIB) : 1;
@@ -568,24 +593,17 @@ static struct iosage_label_result ost_job(int64_t nprocs, int64_t bytes, int64_t
     rec->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 40.0 / (double)nprocs;
     rec->fcounters[IOSAGE_POSIX_F_FASTEST_RANK_TIME] = 40.0 / (double)nprocs;
     rec_add(log, rec, "/lus/out");
-    iosage_record *l = calloc(1, sizeof *l);
-    struct iosage_lustre_comp comp;
-    memset(&comp, 0, sizeof comp);
-    comp.stripe_size = MIB;
-    comp.stripe_count = sc;
-    comp.ext_end = -1;
-    comp.pool_name = "";
-    int64_t osts[2] = {3, 4};
-    l->module = IOSAGE_MOD_LUSTRE;
-    l->id = iosage_darshan_hash("/lus/out", 8);
-    l->rank = -1;
-    l->x.lustre.num_comps = 1;
-    l->x.lustre.num_stripes = sc;
-    l->x.lustre.comps = &comp;
-    l->x.lustre.ost_ids = osts;
-    assert_int_equal(iosage_log_add_record(log, l, NULL), IOSAGE_OK);
-    free(l);
+    if (lustre_only)
+        add_lustre(log, "/lus/aaa", 1);
+    add_lustre(log, "/lus/out", sc);
+    if (lustre_only)
+        add_lustre(log, "/lus/zzz", 1);
     return label(log);
+}
+
+static struct iosage_label_result ost_job(int64_t nprocs, int64_t bytes, int64_t sc)
+{
+    return ost_job_with(nprocs, bytes, sc, 0);
 }
 
 static void test_tu_one_ost(void **state)
@@ -599,6 +617,12 @@ static void test_tu_one_ost(void **state)
     r = ost_job(15, gib, 1); /* 15 ranks */
     expect(&r, 0);
     r = ost_job(16, gib - 4 * MIB, 1); /* under 1 GiB */
+    expect(&r, 0);
+    /* files that only a LUSTRE record names (the layer view finds them by
+     * id, not through the file table) change neither answer */
+    r = ost_job_with(16, gib, 1, 1);
+    expect(&r, BIT(TU));
+    r = ost_job_with(16, gib, 2, 1);
     expect(&r, 0);
 }
 
