@@ -235,13 +235,13 @@ static int cmp_pair(const void *pa, const void *pb)
 }
 
 /* Radix sort against qsort on the same pairs: lengths around the
- * insertion-sort limit and large ones; keys with many repeats, with high
- * bytes that never vary, spread over all 64 bits, all equal; the int64 and
- * double keys order as their values. */
+ * insertion-sort limit, around the switch to 11-bit digits and large ones;
+ * keys with many repeats, with high bytes that never vary, spread over all
+ * 64 bits, all equal; the int64 and double keys order as their values. */
 static void test_sort_pairs(void **state)
 {
     (void)state;
-    size_t lens[] = {0, 1, 2, 47, 48, 49, 1000, 100000};
+    size_t lens[] = {0, 1, 2, 47, 48, 49, 1000, 65535, 65536, 100000};
     uint64_t seed = 12345;
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
         for (int kind = 0; kind < 4; kind++) {
