@@ -36,28 +36,17 @@ static void insertion_sort(struct ios_sort_pair *p, size_t n)
     }
 }
 
-int ios_sort_pairs(struct ios_sort_pair *p, size_t n)
+/* The passes with digits of bits bits (8 or 11), over p and other (n
+ * pairs each); count holds a digit's counters for each digit, zeroed.
+ * Returns the array the pairs ended in. Inlined into one copy for each
+ * width, where bits is a constant: the counting loop runs for every key. */
+__attribute__((always_inline)) static inline struct ios_sort_pair *
+radix_passes(struct ios_sort_pair *p, struct ios_sort_pair *other, size_t n,
+             size_t *count, const int bits)
 {
-    if (n <= SHORT) {
-        insertion_sort(p, n);
-        return 0;
-    }
-    if (n > SIZE_MAX / sizeof *p)
-        return -1;
-    /* digits of 8 bits; of 11 from WIDE_FROM pairs on (six passes instead
-     * of eight over keys that vary in every byte, such as record ids; the
-     * 2,048 counters of a digit still fit in the cache) */
-    int bits = n >= WIDE_FROM ? 11 : 8;
-    int digits = (64 + bits - 1) / bits;
-    size_t buckets = (size_t)1 << bits;
-    uint64_t mask = buckets - 1;
-    size_t *count = calloc((size_t)digits * buckets, sizeof *count);
-    struct ios_sort_pair *other = ios_big_malloc(n * sizeof *other);
-    if (!count || !other) {
-        free(count);
-        free(other);
-        return -1;
-    }
+    const int digits = (64 + bits - 1) / bits;
+    const size_t buckets = (size_t)1 << bits;
+    const uint64_t mask = buckets - 1;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = p[i].key;
         for (int d = 0; d < digits; d++)
@@ -66,7 +55,7 @@ int ios_sort_pairs(struct ios_sort_pair *p, size_t n)
     struct ios_sort_pair *from = p, *to = other;
     for (int d = 0; d < digits; d++) {
         size_t *c = count + (size_t)d * buckets;
-        int shift = bits * d;
+        const int shift = bits * d;
         if (c[(from[0].key >> shift) & mask] == n)
             continue; /* every key has this digit */
         /* counts -> where each digit value's first pair goes */
@@ -82,6 +71,31 @@ int ios_sort_pairs(struct ios_sort_pair *p, size_t n)
         from = to;
         to = t;
     }
+    return from;
+}
+
+int ios_sort_pairs(struct ios_sort_pair *p, size_t n)
+{
+    if (n <= SHORT) {
+        insertion_sort(p, n);
+        return 0;
+    }
+    if (n > SIZE_MAX / sizeof *p)
+        return -1;
+    /* digits of 8 bits; of 11 from WIDE_FROM pairs on (six passes instead
+     * of eight over keys that vary in every byte, such as record ids; the
+     * 2,048 counters of a digit still fit in the cache) */
+    int wide = n >= WIDE_FROM;
+    size_t *count = wide ? calloc(6 * 2048, sizeof *count)
+                         : calloc(8 * 256, sizeof *count);
+    struct ios_sort_pair *other = ios_big_malloc(n * sizeof *other);
+    if (!count || !other) {
+        free(count);
+        free(other);
+        return -1;
+    }
+    struct ios_sort_pair *from = wide ? radix_passes(p, other, n, count, 11)
+                                      : radix_passes(p, other, n, count, 8);
     if (from != p)
         memcpy(p, from, n * sizeof *p);
     free(count);
