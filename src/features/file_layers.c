@@ -329,7 +329,7 @@ static int64_t group_of(const struct fl_lookup *k, int module, size_t i,
 {
     if (!k->g)
         return -1;
-    if (k->g->group[module] && module != IOSAGE_MOD_LUSTRE) {
+    if (k->g->group[module]) {
         uint32_t v = k->g->group[module][i];
         if (v != FL_NO_GROUP)
             return (int64_t)v;

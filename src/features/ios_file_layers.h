@@ -111,8 +111,9 @@ struct fl_table {
  * is id g, path[g] the log's name of it (NULL: unnamed), cls[g] its path
  * class (ios_classify_path). group[m][i] is the number of the id of record
  * i of module m (POSIX, MPI-IO, STDIO, DFS), or FL_NO_GROUP for a record the
- * file table left out; group[m] is NULL for a module without records. The
- * file table owns the arrays.
+ * file table left out; group[m] is NULL for a module without records and
+ * for every other module (LUSTRE: found by id). The file table owns the
+ * arrays.
  */
 #define FL_NO_GROUP UINT32_MAX
 struct fl_groups {
