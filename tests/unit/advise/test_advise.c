@@ -485,6 +485,15 @@ static void test_change_under_5_percent(void **state)
     assert_non_null(prompt);
     assert_non_null(strstr(prompt, "allowed change ids: none (under 5% of the "
                                    "I/O time: propose no change for it)"));
+    /* the report's warnings go with it, as JSON strings, before the config
+     * files */
+    const char *w = strstr(prompt, "WARNINGS (what this analysis could not "
+                                   "rely on)\n- \"");
+    const char *line = strstr(prompt, "\n- \"no change proposed for Storage "
+                                      "underused: ");
+    assert_non_null(w);
+    assert_non_null(line);
+    assert_true(w < line && line < strstr(prompt, "CONFIG FILES (0;"));
     free(prompt);
     iosage_error err;
     assert_int_equal(iosage_advise_apply_reply(r.doc, "{\"changes\": [{\"pattern\": "
@@ -852,6 +861,22 @@ static void test_prompt(void **state)
     assert_non_null(strstr(p, "allowed change ids: collective_io"));
     assert_null(strstr(p, "- pattern access_pattern"));
     assert_null(strstr(p, "- pattern access_granularity"));
+    /* every warning of the report is in it */
+    const json_t *warnings = json_object_get(r.doc, "warnings");
+    assert_true(json_array_size(warnings) > 0);
+    for (size_t i = 0; i < json_array_size(warnings); i++) {
+        char *q = json_dumps(json_array_get(warnings, i), JSON_ENCODE_ANY);
+        assert_non_null(q);
+        assert_non_null(strstr(p, q));
+        free(q);
+    }
+    free(p);
+    /* and a report without warnings says so */
+    json_array_clear(json_object_get(r.doc, "warnings"));
+    p = iosage_advise_prompt(r.doc, cfg, 1, NULL, NULL);
+    assert_non_null(p);
+    assert_non_null(strstr(p, "WARNINGS (what this analysis could not rely "
+                              "on)\nnone\n\nCONFIG FILES (1;"));
     free(p);
     run_free(&r);
     iosage_config_free(h);
