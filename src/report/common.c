@@ -41,9 +41,19 @@ void rep_verdict(rep_out *o, const json_t *doc)
                        ? "; the gate fired but no pattern model did"
                        : "");
     } else {
+        /* detection rule 1's exception (iosage/model.h): a pattern model
+         * sure enough outvotes a gate under its threshold; say so, or the
+         * line reads as if the gate had fired */
+        double gs, gt;
+        int outvoted = rep_num(det, "gate_score", &gs) &&
+                       rep_num(det, "gate_threshold", &gt) && gs < gt;
+        const char *by = !outvoted ? ""
+                         : n == 1  ? "; outvoted by the pattern model"
+                                   : "; outvoted by the pattern models";
         rep_printf(o, "%d bottleneck pattern%s detected (gate score %s, "
-                      "threshold %s)",
-                   n, n == 1 ? "" : "s", g, t);
+                      "%sthreshold %s%s)",
+                   n, n == 1 ? "" : "s", g, outvoted ? "under its " : "", t,
+                   by);
     }
     /* a verdict on what is left of a log says so where it is read first */
     double left = 0;
@@ -140,12 +150,19 @@ void rep_expected_saving(rep_out *o, const json_t *change)
                    -100 * share);
         put_seconds(o, secs);
         rep_puts(o, " in this job)");
-    } else {
+    } else if (share >= 0) {
         rep_printf(o, "uncertain: %.0f%% of the I/O time predicted (",
                    100 * share);
         put_seconds(o, secs);
         rep_puts(o, "), but the measured runs like this job's range from a "
                     "loss to a gain");
+    } else {
+        /* a predicted loss: put_seconds shows magnitudes, so say which way */
+        rep_printf(o, "uncertain: a loss of %.0f%% of the I/O time predicted (",
+                   -100 * share);
+        put_seconds(o, secs);
+        rep_puts(o, " more), but the measured runs like this job's range from "
+                    "a loss to a gain");
     }
     if (ranged)
         rep_printf(o, ", typical range %.0f%% to %.0f%%", 100 * l, 100 * h);

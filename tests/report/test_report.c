@@ -247,6 +247,66 @@ static void test_verdict_records_left_out(void **state)
     json_decref(doc);
 }
 
+/* A gate under its threshold that the pattern models outvoted (detection
+ * rule 1's exception) is said so: the bare "gate score 0.21, threshold
+ * 0.50" read as if the gate had fired. */
+static void test_verdict_gate_outvoted(void **state)
+{
+    (void)state;
+    json_t *doc = load("three_patterns");
+    json_t *det = json_object_get(doc, "detection");
+    assert_non_null(det);
+    json_object_set_new(det, "gate_score", json_real(0.21));
+    char *t = render(doc, IOSAGE_REPORT_MARKDOWN, 0);
+    assert_contains(t, "**Verdict:** 3 bottleneck patterns detected (gate score 0.21, "
+                       "under its threshold 0.50; outvoted by the pattern models)");
+    free(t);
+    json_object_set_new(det, "gate_score", json_real(0.5));
+    t = render(doc, IOSAGE_REPORT_MARKDOWN, 0);
+    assert_contains(t, "(gate score 0.50, threshold 0.50)");
+    free(t);
+    json_decref(doc);
+}
+
+/* The expected saving line of each case: a gain, a loss, and the two
+ * uncertain ones, whose seconds are magnitudes (a predicted loss of 7%
+ * printed "-7% ... (0.220 s)" before). */
+static void test_expected_saving_lines(void **state)
+{
+    (void)state;
+    static const struct {
+        double share, lo, hi;
+        const char *line;
+    } cases[] = {
+        {0.30, 0.10, 0.50, "**Expected saving:** 30% of the I/O time (3.00 s of this job), "
+                           "typical range 10% to 50%; learned from 58 measured runs"},
+        {-0.20, -0.40, -0.10, "**Expected saving:** none expected: it would add 20% to the "
+                              "I/O time (2.00 s in this job)"},
+        {0.10, -0.50, 0.40, "**Expected saving:** uncertain: 10% of the I/O time predicted "
+                            "(1.00 s), but the measured runs like this job's range"},
+        {-0.07, -0.69, 0.24, "**Expected saving:** uncertain: a loss of 7% of the I/O time "
+                             "predicted (0.700 s more), but the measured runs like this "
+                             "job's range from a loss to a gain, typical range -69% to "
+                             "24%"},
+    };
+    json_t *doc = load("three_patterns");
+    json_t *c = json_array_get(json_object_get(json_object_get(doc, "advice"),
+                                               "changes"), 0);
+    assert_non_null(c);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *e = json_pack("{s:f,s:f,s:[f,f],s:i}", "io_time_share",
+                              cases[i].share, "seconds", 10 * cases[i].share,
+                              "range", cases[i].lo, cases[i].hi,
+                              "measured_runs", 58);
+        assert_non_null(e);
+        json_object_set_new(c, "expected_saving", e);
+        char *t = render(doc, IOSAGE_REPORT_MARKDOWN, 0);
+        assert_contains(t, cases[i].line);
+        free(t);
+    }
+    json_decref(doc);
+}
+
 /* One stripe count and one stripe size over every Lustre file: said once,
  * not as a range "1-1". */
 static void test_lustre_single_layout(void **state)
@@ -645,6 +705,8 @@ int main(void)
         cmocka_unit_test(test_three_text),
         cmocka_unit_test(test_lustre_single_layout),
         cmocka_unit_test(test_verdict_records_left_out),
+        cmocka_unit_test(test_verdict_gate_outvoted),
+        cmocka_unit_test(test_expected_saving_lines),
         cmocka_unit_test(test_three_markdown),
         cmocka_unit_test(test_three_html),
         cmocka_unit_test(test_llm_and_fallback),
