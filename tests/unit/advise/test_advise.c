@@ -325,6 +325,20 @@ static int bench_doc(struct run *r, const char *name, const char *const *ids,
     return 1;
 }
 
+/* The same for a log of data/hpc-runs (runs on drawn file systems). */
+static int hpc_doc(struct run *r, const char *name, const char *const *ids)
+{
+    char path[1024];
+    memset(r, 0, sizeof *r);
+    snprintf(path, sizeof path, "%s/data/hpc-runs/logs/%s.darshan",
+             IOSAGE_SOURCE_DIR, name);
+    if (iosage_log_load(path, 0, &r->log, NULL) != IOSAGE_OK)
+        return 0;
+    set_detection(r, ids);
+    build_doc(r, path, NULL, 0);
+    return 1;
+}
+
 static void run_free(struct run *r)
 {
     json_decref(r->doc);
@@ -343,6 +357,51 @@ static const char *str(const json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
     return s ? s : "(null)";
+}
+
+/* The name of the first card feature of r's first finding. */
+static const char *first_card_feature(const struct run *r)
+{
+    const json_t *f = json_array_get(json_object_get(r->doc, "findings"), 0);
+    const json_t *feats = json_object_get(json_object_get(f, "card"), "features");
+    return json_string_value(json_object_get(json_array_get(feats, 0), "name"));
+}
+
+/* A finding's card features come in the order of how much the job looks
+ * like the runs with the pattern: storage underused has three causes, and
+ * each run leads with its own (the card's order put the sync features
+ * first for every cause). */
+static void test_card_features_order(void **state)
+{
+    (void)state;
+    struct run r;
+    const char *ids[] = {"throughput_utilization", NULL};
+    if (!bench_doc(&r, "tu_fsync_8-r0", ids, NULL, 0))
+        skip();
+    const char *first = first_card_feature(&r);
+    assert_non_null(first);
+    assert_true(strncmp(first, "sync_", 5) == 0);
+    run_free(&r);
+    if (!hpc_doc(&r, "tu_stripe1_16-r0", ids))
+        skip();
+    first = first_card_feature(&r);
+    assert_non_null(first);
+    assert_true(strncmp(first, "lustre_", 7) == 0);
+    /* every feature is still there, once */
+    const json_t *f = json_array_get(json_object_get(r.doc, "findings"), 0);
+    const json_t *feats = json_object_get(json_object_get(f, "card"), "features");
+    const struct iosage_card *card = iosage_cards_get(r.cards, "throughput_utilization");
+    assert_non_null(card);
+    assert_int_equal(json_array_size(feats), (size_t)card->n_features);
+    for (int i = 0; i < card->n_features; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < json_array_size(feats); j++)
+            seen += strcmp(json_string_value(json_object_get(json_array_get(feats, j),
+                                                             "name")),
+                           card->features[i].name) == 0;
+        assert_int_equal(seen, 1);
+    }
+    run_free(&r);
 }
 
 static void test_offline_syncs(void **state)
@@ -995,6 +1054,7 @@ int main(void)
         cmocka_unit_test(test_config_adios2),
         cmocka_unit_test(test_config_bad_and_bounded),
         cmocka_unit_test(test_offline_syncs),
+        cmocka_unit_test(test_card_features_order),
         cmocka_unit_test(test_offline_hints_file),
         cmocka_unit_test(test_offline_wrf),
         cmocka_unit_test(test_healthy_no_change),
