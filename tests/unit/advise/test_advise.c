@@ -310,14 +310,16 @@ static void build_doc(struct run *r, const char *path,
     assert_non_null(r->doc);
 }
 
-/* A bench log with the given detection; 0 when the dataset is absent. */
-static int bench_doc(struct run *r, const char *name, const char *const *ids,
-                     const struct iosage_config *const *cfg, size_t n_cfg)
+/* The log DIR/logs/NAME.darshan of a dataset with the given detection; 0
+ * when the dataset is absent. */
+static int dataset_doc(struct run *r, const char *dir, const char *name,
+                       const char *const *ids,
+                       const struct iosage_config *const *cfg, size_t n_cfg)
 {
     char path[1024];
     memset(r, 0, sizeof *r);
-    snprintf(path, sizeof path, "%s/data/bench-runs/logs/%s.darshan",
-             IOSAGE_SOURCE_DIR, name);
+    snprintf(path, sizeof path, "%s/data/%s/logs/%s.darshan",
+             IOSAGE_SOURCE_DIR, dir, name);
     if (iosage_log_load(path, 0, &r->log, NULL) != IOSAGE_OK)
         return 0;
     set_detection(r, ids);
@@ -325,18 +327,17 @@ static int bench_doc(struct run *r, const char *name, const char *const *ids,
     return 1;
 }
 
-/* The same for a log of data/hpc-runs (runs on drawn file systems). */
+/* A log of data/bench-runs. */
+static int bench_doc(struct run *r, const char *name, const char *const *ids,
+                     const struct iosage_config *const *cfg, size_t n_cfg)
+{
+    return dataset_doc(r, "bench-runs", name, ids, cfg, n_cfg);
+}
+
+/* A log of data/hpc-runs (runs on drawn file systems). */
 static int hpc_doc(struct run *r, const char *name, const char *const *ids)
 {
-    char path[1024];
-    memset(r, 0, sizeof *r);
-    snprintf(path, sizeof path, "%s/data/hpc-runs/logs/%s.darshan",
-             IOSAGE_SOURCE_DIR, name);
-    if (iosage_log_load(path, 0, &r->log, NULL) != IOSAGE_OK)
-        return 0;
-    set_detection(r, ids);
-    build_doc(r, path, NULL, 0);
-    return 1;
+    return dataset_doc(r, "hpc-runs", name, ids, NULL, 0);
 }
 
 static void run_free(struct run *r)
