@@ -11,12 +11,24 @@
  * loader uses after checking the JSON's hash (src/model/bundle.c,
  * savings_model.c). OUT gets the UBJSON of IN when XGBoost loads IN as a
  * model, and is left empty otherwise (bundle.json, cards.json, ...), which
- * the loader reads as "no binary form". Exit 1 on a file that cannot be
- * read or written, 0 otherwise.
+ * the loader reads as "no binary form".
+ *
+ * The loader takes a binary form as given and does not hash the JSON it
+ * came from (that cost a millisecond at every start of detect, analyze and
+ * batch): the check is made here, once. When the bundle.json beside IN
+ * lists IN among its models, IN's FNV-1a 64 hash must be that entry's
+ * file_hash, or the build stops: a model file changed without its
+ * bundle.json (or the reverse) would otherwise be embedded unnoticed.
+ * Exit 1 on a file that cannot be read or written or a hash that differs,
+ * 0 otherwise.
  */
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <jansson.h>
 #include <xgboost/c_api.h>
 
 static unsigned char *read_all(const char *path, size_t *len)
@@ -48,6 +60,49 @@ static unsigned char *read_all(const char *path, size_t *len)
     return buf;
 }
 
+/* FNV-1a 64 of data, as src/model/dataset.c computes it for bundle.json. */
+static uint64_t fnv1a64(const unsigned char *data, size_t len)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ data[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* 0 when the bundle.json beside path lists no hash for it or lists this
+ * one; 1 (printed) when it lists another. */
+static int check_hash(const char *path, const unsigned char *data, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    char bundle[4096];
+    int dir_len = slash ? (int)(slash - path) : 1;
+    if (snprintf(bundle, sizeof bundle, "%.*s/bundle.json", dir_len,
+                 slash ? path : ".") >= (int)sizeof bundle)
+        return 0;
+    json_t *b = json_load_file(bundle, 0, NULL);
+    const json_t *models = json_object_get(b, "models");
+    size_t i;
+    const json_t *e;
+    int bad = 0;
+    json_array_foreach(models, i, e) {
+        const char *file = json_string_value(json_object_get(e, "file"));
+        const char *want = json_string_value(json_object_get(e, "file_hash"));
+        if (!file || !want || strcmp(file, name) != 0)
+            continue;
+        char have[32];
+        snprintf(have, sizeof have, "fnv1a64:%016" PRIx64, fnv1a64(data, len));
+        if (strcmp(have, want) != 0) {
+            fprintf(stderr, "model_ubj: %s: hash %s, but %s lists %s: the "
+                            "bundle's files do not belong together\n",
+                    path, have, bundle, want);
+            bad = 1;
+        }
+    }
+    json_decref(b);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -58,6 +113,11 @@ int main(int argc, char **argv)
     unsigned char *in = read_all(argv[1], &len);
     if (!in) {
         fprintf(stderr, "model_ubj: %s: cannot read\n", argv[1]);
+        return 1;
+    }
+    if (check_hash(argv[1], in, len) != 0) {
+        free(in);
+        remove(argv[2]);
         return 1;
     }
     const char *ubj = NULL;

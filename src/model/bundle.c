@@ -551,25 +551,29 @@ static int safe_name(const char *name)
            strlen(name) < 128;
 }
 
-/* The XGBoost model of slot s from its file. */
+/* The XGBoost model of slot s from its file: its binary form when the
+ * files in memory hold one (the build embeds one beside each model, made
+ * from the JSON after checking the JSON's hash against bundle.json:
+ * cmake/tools/model_ubj.c), else the JSON, whose hash is checked here. */
 static iosage_status load_booster(iosage_model *m, int s, const char *file,
                                   uint64_t hash, const struct source *src,
                                   iosage_error *err)
 {
+    size_t ubj_len = 0;
+    const unsigned char *ubj =
+        ios_model_binary_form(src->files, src->n, file, &ubj_len);
     const unsigned char *data = NULL;
     unsigned char *owned = NULL;
     size_t len = 0;
-    iosage_status st = fetch(src, file, MAX_MODEL_FILE, &data, &len, &owned,
-                             err);
-    if (st == IOSAGE_OK && ios_fnv1a64(data, len) != hash)
-        st = ios_fail(err, IOSAGE_E_CORRUPT, src->label, file, -1,
-                      "the file is not the one bundle.json lists (its "
-                      "file_hash differs): copy the whole bundle again");
+    iosage_status st = IOSAGE_OK;
+    if (!ubj) {
+        st = fetch(src, file, MAX_MODEL_FILE, &data, &len, &owned, err);
+        if (st == IOSAGE_OK && ios_fnv1a64(data, len) != hash)
+            st = ios_fail(err, IOSAGE_E_CORRUPT, src->label, file, -1,
+                          "the file is not the one bundle.json lists (its "
+                          "file_hash differs): copy the whole bundle again");
+    }
     if (st == IOSAGE_OK) {
-        /* the checked JSON's binary form, where the build embedded one */
-        size_t ubj_len = 0;
-        const unsigned char *ubj =
-            ios_model_binary_form(src->files, src->n, file, &ubj_len);
         st = ubj ? ios_xgb_load(ubj, ubj_len, &m->booster[s], err)
                  : ios_xgb_load(data, len, &m->booster[s], err);
         if (st != IOSAGE_OK && err) { /* name the bundle and the file */

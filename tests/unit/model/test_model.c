@@ -402,12 +402,14 @@ static void remove_bundle(const char *dir)
     rmdir(dir);
 }
 
-/* A bundle in memory as the build embeds one: beside each model file its
- * UBJSON form as "<name>.ubj" (cmake/embed_model.cmake). how: 0 the real
- * forms, 1 each one damaged (its first bytes overwritten), 2 empty ones (no
- * binary form). Returns the loaded model, or NULL when the load failed. */
-static iosage_model *load_with_ubj(const struct iosage_model_file *files,
-                                   size_t n, int how)
+/* A bundle in memory as the build embeds one: beside each model file of
+ * files its UBJSON form as "<name>.ubj" (cmake/embed_model.cmake), made
+ * from the same file of from. how: 0 the real forms, 1 each one damaged
+ * (its first bytes overwritten), 2 empty ones (no binary form). Returns the
+ * loaded model, or NULL when the load failed. */
+static iosage_model *load_forms(const struct iosage_model_file *files,
+                                const struct iosage_model_file *from,
+                                size_t n, int how)
 {
     struct iosage_model_file all[2 * (IOS_MAX_SLOTS + 2)];
     char names[IOS_MAX_SLOTS + 2][160];
@@ -416,7 +418,7 @@ static iosage_model *load_with_ubj(const struct iosage_model_file *files,
     for (size_t i = 0; i < n; i++) {
         all[k++] = files[i];
         BoosterHandle b = NULL;
-        if (ios_xgb_load(files[i].data, files[i].size, &b, NULL) != IOSAGE_OK)
+        if (ios_xgb_load(from[i].data, from[i].size, &b, NULL) != IOSAGE_OK)
             continue; /* bundle.json */
         const char *data = NULL;
         bst_ulong len = 0;
@@ -440,6 +442,13 @@ static iosage_model *load_with_ubj(const struct iosage_model_file *files,
     for (size_t i = 0; i < n; i++)
         free(ubj[i]);
     return st == IOSAGE_OK ? m : NULL;
+}
+
+/* load_forms of files' own forms. */
+static iosage_model *load_with_ubj(const struct iosage_model_file *files,
+                                   size_t n, int how)
+{
+    return load_forms(files, files, n, how);
 }
 
 /* Train, save, load from the directory and from memory: same predictions. */
@@ -478,8 +487,28 @@ static void train_save_load(void **state)
     iosage_model *from_ubj = load_with_ubj(files, n, 0);
     assert_null(load_with_ubj(files, n, 1)); /* damaged: it is what loads */
     iosage_model *from_empty = load_with_ubj(files, n, 2); /* the JSON */
+    /* a binary form is taken as given (the build checked the JSON it was
+     * made from): with every model's JSON replaced by other bytes, the
+     * bundle still loads from its forms, and without them it is refused
+     * by the first hash */
+    static const unsigned char other[] = "{\"not\": \"the model\"}";
+    struct iosage_model_file swapped[IOS_MAX_SLOTS + 2];
+    for (size_t i = 0; i < n; i++) {
+        swapped[i] = files[i];
+        if (strcmp(files[i].name, "bundle.json") != 0)
+            swapped[i] = (struct iosage_model_file){files[i].name, other,
+                                                    sizeof other - 1};
+    }
+    iosage_model *from_forms = NULL;
+    assert_int_equal(iosage_model_load_mem(swapped, n, "swapped", &from_forms, &err),
+                     IOSAGE_E_CORRUPT);
+    assert_non_null(strstr(err.msg, "file_hash"));
+    from_forms = load_forms(swapped, files, n, 0);
+    assert_non_null(from_forms);
     for (size_t i = 0; i < n; i++) /* the model must not need the buffers */
         free(bufs[i]);
+    assert_same_detection(m, from_forms, ds);
+    iosage_model_free(from_forms);
     assert_same_detection(m, from_dir, ds);
     assert_same_detection(m, from_mem, ds);
     assert_same_detection(m, from_ubj, ds);
