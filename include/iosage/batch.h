@@ -140,6 +140,11 @@ struct iosage_batch_row {
                                of the I/O time its best change is predicted
                                to save, NaN without a model (the archive's
                                changes) */
+    int criteria_only[IOSAGE_MAX_PATTERNS]; /* 1: the written criteria
+                               (LABELING.md, iosage/label.h) find the
+                               pattern in the log, and the models do not
+                               report it (no floor took it back): the
+                               report's "check it by hand" warning */
     char *text;             /* the row already written out in some format
                                (iosage_batch_row_render), or NULL */
     size_t text_len;

@@ -101,6 +101,13 @@ IOSAGE_API void iosage_label_table(const iosage_log *log,
                                    const iosage_file_table *t,
                                    struct iosage_label_result *out);
 
+/* The same decisions and numbers with evidence[] and summary left empty:
+ * formatting them is most of the cost when only the verdicts are wanted
+ * (`iosage batch`'s criteria_only, for every log). */
+IOSAGE_API void iosage_label_table_verdicts(const iosage_log *log,
+                                            const iosage_file_table *t,
+                                            struct iosage_label_result *out);
+
 /* The evidence of r as one line: the summary, then "AG: ..." for each
  * present pattern (or the reason nothing is present), joined with " | ".
  * Always NUL-terminated; returns buf. */

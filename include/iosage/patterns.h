@@ -115,9 +115,11 @@ struct iosage_pattern {
                      struct iosage_evidence *ev);
     /* Apply the pattern's criterion of LABELING.md to the table t of log
      * (without the healthy gate); the labeler (iosage_label_log) calls it
-     * for every pattern. Builds nothing: t is the one table of the log. */
+     * for every pattern. Builds nothing: t is the one table of the log.
+     * with_reason 0 leaves out->reason empty: the verdict alone, without
+     * formatting its numbers (a batch asks for every log). */
     void (*rule)(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *out);
+                 int with_reason, struct iosage_rule_verdict *out);
     /* The share, main file and change of the pattern in t (offline advice;
      * f is zeroed with row -1 before the call). */
     void (*finding)(const iosage_file_table *t, struct iosage_pattern_finding *f);

@@ -16,6 +16,7 @@
 #include "ios_common.h"
 #include "iosage/analyze.h"
 #include "iosage/batch.h"
+#include "iosage/label.h"
 #include "iosage/savings.h"
 #include "iosage/darshan.h"
 #include "iosage/features.h"
@@ -254,6 +255,20 @@ static void fill_best_change(struct iosage_batch_row *row,
     }
 }
 
+/* The patterns that the written criteria find in the log and the models
+ * do not report (d after the floors: a pattern a floor took back is not
+ * one), into row, as the report's warnings say them (src/advise/report.c). */
+static void fill_criteria(struct iosage_batch_row *row,
+                          const struct iosage_detection *d,
+                          const iosage_log *log, const iosage_file_table *t)
+{
+    struct iosage_label_result lab;
+    iosage_label_table_verdicts(log, t, &lab);
+    for (int k = 0; k < d->n_patterns && k < lab.n_patterns; k++)
+        row->criteria_only[k] =
+            lab.present[k] && !d->detected[k] && !d->floored[k];
+}
+
 /* The verdicts and evidence of a prepared log into row; frees p. */
 static iosage_status finish(struct iosage_batch_row *row, struct prepared *p,
                             const iosage_model *m, const float *x,
@@ -263,6 +278,7 @@ static iosage_status finish(struct iosage_batch_row *row, struct prepared *p,
 {
     double t0 = now();
     fill_best_change(row, m, x, d, p->a->table);
+    fill_criteria(row, d, p->a->log, p->a->table);
     iosage_status st = fill_detection(row, d, p->a->log, p->a->table);
     prepared_free(p);
     if (times)

@@ -9,7 +9,9 @@
  *   gate_score, <pattern>_score and <pattern>_detected for every registered
  *   pattern, top_pattern, top_evidence, best_change, best_saving,
  *   best_saving_seconds (the change of a detected pattern with the largest
- *   predicted saving; empty or null without a savings model).
+ *   predicted saving; empty or null without a savings model),
+ *   criteria_only (the patterns the written criteria find and the models
+ *   do not report: ids joined with ';' in CSV, an array in JSON).
  * An error row has only file, status and error; the other CSV cells are
  * empty and the JSON object leaves them out. Reals print with 6 significant
  * digits ("%.6g", jansson's precision 6); a non-finite real is an empty cell
@@ -57,8 +59,17 @@ int iosage_batch_write_header(FILE *out, int format)
         fprintf(out, ",%s_score,%s_detected", id, id);
     }
     fputs(",top_pattern,top_evidence,best_change,best_saving,"
-          "best_saving_seconds\n", out);
+          "best_saving_seconds,criteria_only\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+/* The criteria_only cell: pattern ids joined with ';' (no quoting needed). */
+static void csv_criteria(FILE *out, const struct iosage_batch_row *r)
+{
+    int n = 0;
+    for (int k = 0; k < r->n_patterns; k++)
+        if (r->criteria_only[k])
+            fprintf(out, "%s%s", n++ ? ";" : "", iosage_pattern_get(k)->id);
 }
 
 static int write_csv(FILE *out, const struct iosage_batch_row *r)
@@ -67,7 +78,7 @@ static int write_csv(FILE *out, const struct iosage_batch_row *r)
     fprintf(out, ",%s,", status_names[r->status]);
     csv_text(out, r->error);
     if (r->status == IOSAGE_BATCH_ERROR) {
-        for (int k = 0; k < 11 + 2 * iosage_pattern_count() + 5; k++)
+        for (int k = 0; k < 11 + 2 * iosage_pattern_count() + 6; k++)
             putc(',', out);
         putc('\n', out);
         return ferror(out) ? -1 : 0;
@@ -97,6 +108,8 @@ static int write_csv(FILE *out, const struct iosage_batch_row *r)
     csv_real(out, r->best_saving);
     putc(',', out);
     csv_real(out, r->best_saving_s);
+    putc(',', out);
+    csv_criteria(out, r);
     putc('\n', out);
     return ferror(out) ? -1 : 0;
 }
@@ -173,6 +186,12 @@ static json_t *row_json(const struct iosage_batch_row *r, int with_index)
                                      : json_null());
         bad |= put(o, "best_saving", real(r->best_saving));
         bad |= put(o, "best_saving_seconds", real(r->best_saving_s));
+        json_t *only = json_array();
+        for (int k = 0; only && k < r->n_patterns; k++)
+            if (r->criteria_only[k])
+                bad |= json_array_append_new(
+                           only, json_string(iosage_pattern_get(k)->id)) != 0;
+        bad |= put(o, "criteria_only", only);
     }
     if (bad) {
         json_decref(o);
@@ -309,6 +328,18 @@ static void parse_fields(const json_t *o, struct iosage_batch_row *r, int *bad)
     free(best);
     r->best_saving = get_real(o, "best_saving", bad);
     r->best_saving_s = get_real(o, "best_saving_seconds", bad);
+    const json_t *only = json_object_get(o, "criteria_only");
+    size_t i;
+    const json_t *id;
+    if (!json_is_array(only))
+        *bad = 1;
+    json_array_foreach(only, i, id) {
+        int k = iosage_pattern_index(json_string_value(id));
+        if (k < 0 || k >= r->n_patterns)
+            *bad = 1;
+        else
+            r->criteria_only[k] = 1;
+    }
 }
 
 iosage_status iosage_batch_row_parse(const char *text,

@@ -4,7 +4,9 @@
  * and the same per executable.
  *
  * I/O time lost to a pattern (iosage/batch.h): the job's I/O time summed
- * over ranks when the pattern is detected. The top list keeps the
+ * over ranks when the pattern is detected. "criteria only": logs where the
+ * written criteria find the pattern and the models do not report it (the
+ * row's criteria_only), the ones to check by hand. The top list keeps the
  * SUMMARY_TOP largest per pattern, ties to the earlier input. Executables
  * are keyed by the base name of the first word of the log's command line.
  * Everything depends only on the rows, never on their arrival order, except
@@ -40,6 +42,7 @@ struct exe_stat {
 struct iosage_batch_summary {
     size_t logs, ok, partial, errors, healthy;
     size_t detected[IOSAGE_MAX_PATTERNS];
+    size_t criteria_only[IOSAGE_MAX_PATTERNS];
     double lost[IOSAGE_MAX_PATTERNS];
     struct top_job top[IOSAGE_MAX_PATTERNS][SUMMARY_TOP];
     int n_top[IOSAGE_MAX_PATTERNS];
@@ -167,6 +170,7 @@ int iosage_batch_summary_add(iosage_batch_summary *s,
     e->io_time += isfinite(row->io_time) ? row->io_time : 0;
     e->share_sum += isfinite(row->io_time_share) ? row->io_time_share : 0;
     for (int k = 0; k < row->n_patterns; k++) {
+        s->criteria_only[k] += row->criteria_only[k] != 0;
         if (!row->detected[k])
             continue;
         s->detected[k]++;
@@ -195,10 +199,11 @@ static void print_patterns(const iosage_batch_summary *s, FILE *out)
     fprintf(out, "logs: %zu (%zu read completely, %zu partly, %zu not read)\n",
             s->logs, s->ok, s->partial, s->errors);
     fprintf(out, "healthy: %zu of %zu logs read\n\n", s->healthy, read);
-    fprintf(out, "%-26s %8s %18s\n", "pattern", "logs", "I/O time lost (s)");
+    fprintf(out, "%-26s %8s %18s %14s\n", "pattern", "logs",
+            "I/O time lost (s)", "criteria only");
     for (int k = 0; k < iosage_pattern_count(); k++)
-        fprintf(out, "%-26s %8zu %18.1f\n", iosage_pattern_get(k)->id,
-                s->detected[k], s->lost[k]);
+        fprintf(out, "%-26s %8zu %18.1f %14zu\n", iosage_pattern_get(k)->id,
+                s->detected[k], s->lost[k], s->criteria_only[k]);
 }
 
 static void print_top(const iosage_batch_summary *s, FILE *out)

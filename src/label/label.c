@@ -31,8 +31,10 @@ static double slowest_rank(const struct fl_table *t)
     return s > 0 ? s : 0;
 }
 
-void iosage_label_table(const iosage_log *log, const iosage_file_table *ft,
-                        struct iosage_label_result *out)
+/* The labeler's result for log from its table ft, with the evidence lines
+ * and the summary when with_text is set. */
+static void label(const iosage_log *log, const iosage_file_table *ft,
+                  int with_text, struct iosage_label_result *out)
 {
     const struct fl_table *t = ios_ft_layers(ft);
     memset(out, 0, sizeof *out);
@@ -46,12 +48,14 @@ void iosage_label_table(const iosage_log *log, const iosage_file_table *ft,
     int any = 0;
     for (int p = 0; p < out->n_patterns; p++) {
         struct iosage_rule_verdict v;
-        iosage_pattern_get(p)->rule(log, ft, &v);
+        iosage_pattern_get(p)->rule(log, ft, with_text, &v);
         memcpy(out->evidence[p], v.reason, sizeof out->evidence[p]);
         out->present[p] = v.detected && !out->gated;
         any |= out->present[p];
     }
     out->healthy = !any;
+    if (!with_text)
+        return;
     char p1[16], p2[16];
     double cap = (double)t->nprocs * t->run_time;
     snprintf(out->summary, sizeof out->summary,
@@ -61,6 +65,19 @@ void iosage_label_table(const iosage_log *log, const iosage_file_table *ft,
              ios_fmt_label_pct(p1, sizeof p1, cap > 0 ? t->io_time / cap : 0),
              ios_fmt_label_pct(p2, sizeof p2, out->slowest_share),
              out->gated ? " | healthy gate: slowest rank under 5% of the run in I/O" : "");
+}
+
+void iosage_label_table(const iosage_log *log, const iosage_file_table *ft,
+                        struct iosage_label_result *out)
+{
+    label(log, ft, 1, out);
+}
+
+void iosage_label_table_verdicts(const iosage_log *log,
+                                 const iosage_file_table *ft,
+                                 struct iosage_label_result *out)
+{
+    label(log, ft, 0, out);
 }
 
 iosage_status iosage_label_log(const iosage_log *log, struct iosage_label_result *out,

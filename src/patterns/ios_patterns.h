@@ -41,13 +41,15 @@ void ios_ev_add(struct iosage_evidence *ev, const char *fmt, ...)
 
 /* A pattern's criterion of LABELING.md over the table's layer view
  * (ios_file_layers.h): sets *present (0/1), *value (the criterion's main
- * measured value) and writes one evidence line into ev. No healthy gate. */
+ * measured value) and writes one evidence line into ev, unless size is 0.
+ * No healthy gate. */
 typedef void (*ios_criterion)(const struct fl_table *t, int *present,
                               double *value, char *ev, size_t size);
 
-/* A pattern's rule: its criterion on t into v (detected, value, reason). */
+/* A pattern's rule: its criterion on t into v (detected, value, and the
+ * reason when with_reason is set). */
 void ios_rule_verdict(ios_criterion criterion, const iosage_file_table *t,
-                      struct iosage_rule_verdict *v);
+                      int with_reason, struct iosage_rule_verdict *v);
 
 /* The file's MPI-IO row (r itself or its peer), or NULL. */
 const struct iosage_file_row *ios_mpiio_row(const iosage_file_table *t,

@@ -75,6 +75,8 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     double mat = fl_material(t, time, ops);
     *present = n_small >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
     *value = mat;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char c[32], p1[16], p2[16];
     snprintf(ev, size,
              "%s requests <1 MiB on %lld data file(s) where they are >= half of "
@@ -85,10 +87,10 @@ static void criterion(const struct fl_table *t, int *present, double *value,
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 /* "<file>: 98% of 1.2 M writes under 1 MiB (average 4.0 KiB), 71% of I/O

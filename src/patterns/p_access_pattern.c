@@ -55,6 +55,8 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     double mat = fl_material(t, time, fops);
     *present = nonseq >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
     *value = mat;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char c[32], p1[16], p2[16];
     snprintf(ev, size,
              "%s non-sequential ops on %lld data file(s) >= 20%% non-sequential, "
@@ -65,10 +67,10 @@ static void criterion(const struct fl_table *t, int *present, double *value,
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,

@@ -61,6 +61,8 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     double mat = fl_material(t, time, fops);
     *present = many && mat >= IOSAGE_LABEL_MATERIAL;
     *value = (double)n;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char p[16], b[32];
     snprintf(ev, size, "%lld data files (%.3g per rank, median %s), %s of I/O time",
              (long long)n, per_rank, ios_fmt_label_bytes(b, sizeof b, median),
@@ -68,10 +70,10 @@ static void criterion(const struct fl_table *t, int *present, double *value,
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,

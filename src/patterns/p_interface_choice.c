@@ -87,6 +87,8 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     double mat = fl_material(t, time, fops);
     *present = files > 0 && mat >= IOSAGE_LABEL_MATERIAL;
     *value = mat;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char p[16];
     snprintf(ev, size,
              "%lld shared data file(s), >= 90%% POSIX/independent MPI-IO ops, small "
@@ -95,10 +97,10 @@ static void criterion(const struct fl_table *t, int *present, double *value,
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 static void one_line(const iosage_file_table *t, const struct iosage_file_row *r,

@@ -39,16 +39,18 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     double share = t->io_time > 0 ? meta / t->io_time : 0;
     *present = share >= 0.30 && ops >= IOSAGE_LABEL_MIN_OPS;
     *value = share;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char c[32], p[16];
     snprintf(ev, size, "metadata %s of I/O time, %s metadata ops",
              ios_fmt_label_pct(p, sizeof p, share), ios_fmt_label_count(c, sizeof c, ops));
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 /* The three counted rows with the most metadata time. */

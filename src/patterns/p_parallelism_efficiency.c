@@ -41,6 +41,8 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     int by_bytes = rb >= 2.0 && sb >= 0.10;
     *present = n > 1 && (by_time || by_bytes);
     *value = rt > rb ? rt : rb;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char p1[16], p2[16];
     snprintf(ev, size,
              "slowest rank %.3gx mean I/O time (%s of run), max-bytes rank %.3gx "
@@ -49,10 +51,10 @@ static void criterion(const struct fl_table *t, int *present, double *value,
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 static const char *rank_name(char *buf, size_t size, int64_t rank)

@@ -111,6 +111,8 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     *value = by_sync ? ms : 0;
     *value = by_ost && mo > *value ? mo : *value;
     *value = by_rr && mr > *value ? mr : *value;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char c1[32], c2[32], p1[16], p2[16], p3[16];
     snprintf(ev, size,
              "%ssyncs: %s counted for %s writes, %s of I/O time; %sone-OST shared "
@@ -124,10 +126,10 @@ static void criterion(const struct fl_table *t, int *present, double *value,
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,

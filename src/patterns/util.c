@@ -47,11 +47,11 @@ void ios_ev_add(struct iosage_evidence *ev, const char *fmt, ...)
 }
 
 void ios_rule_verdict(ios_criterion criterion, const iosage_file_table *t,
-                      struct iosage_rule_verdict *v)
+                      int with_reason, struct iosage_rule_verdict *v)
 {
     memset(v, 0, sizeof *v);
     criterion(ios_ft_layers(t), &v->detected, &v->value, v->reason,
-              sizeof v->reason);
+              with_reason ? sizeof v->reason : 0);
 }
 
 const struct iosage_file_row *ios_mpiio_row(const iosage_file_table *t,

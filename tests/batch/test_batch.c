@@ -69,6 +69,8 @@ static void sample_row(struct iosage_batch_row *r)
     snprintf(r->best_change, sizeof r->best_change, "collective_io");
     r->best_saving = 0.375;
     r->best_saving_s = 12.5;
+    r->criteria_only[0] = 1; /* access_granularity */
+    r->criteria_only[5] = 1; /* file_strategy */
 }
 
 static void csv_quotes_and_empty_cells(void **state)
@@ -83,7 +85,8 @@ static void csv_quotes_and_empty_cells(void **state)
                        "0.25,1,";
     assert_memory_equal(line, want, strlen(want));
     assert_non_null(strstr(line, ",metadata_intensity,x.h5: 98% of writes "
-                                 "under 1 MiB,collective_io,0.375,12.5\n"));
+                                 "under 1 MiB,collective_io,0.375,12.5,"
+                                 "access_granularity;file_strategy\n"));
     free(line);
     iosage_batch_row_clear(&r);
     /* an error row has as many cells as the header */
@@ -93,7 +96,22 @@ static void csv_quotes_and_empty_cells(void **state)
     size_t commas = 0;
     for (const char *p = line; *p; p++)
         commas += *p == ',';
-    assert_int_equal(commas, 2 + 11 + 2 * iosage_pattern_count() + 5);
+    assert_int_equal(commas, 2 + 11 + 2 * iosage_pattern_count() + 6);
+    free(line);
+    /* and so does the header */
+    char *head = NULL;
+    size_t head_len = 0;
+    FILE *hf = open_memstream(&head, &head_len);
+    assert_non_null(hf);
+    assert_int_equal(iosage_batch_write_header(hf, IOSAGE_BATCH_CSV), 0);
+    fclose(hf);
+    commas = 0;
+    for (const char *p = head; *p; p++)
+        commas += *p == ',';
+    assert_int_equal(commas, 2 + 11 + 2 * iosage_pattern_count() + 6);
+    assert_non_null(strstr(head, ",best_saving_seconds,criteria_only\n"));
+    free(head);
+    line = render(IOSAGE_BATCH_CSV, &r);
     assert_memory_equal(line, "bad.darshan,error,boom,,", 24);
     free(line);
     iosage_batch_row_clear(&r);
@@ -162,6 +180,13 @@ static void jsonl_error_and_ok_rows(void **state)
     assert_non_null(strstr(line, "\"io_time_share\":null,"));
     assert_non_null(strstr(line, "\"top_pattern\":\"metadata_intensity\""));
     assert_non_null(strstr(line, "\"file\":\"dir/a,\\\"b\\\"\\nc.darshan\""));
+    assert_non_null(strstr(line, ",\"criteria_only\":[\"access_granularity\","
+                                 "\"file_strategy\"]}\n"));
+    free(line);
+    /* none: an empty array */
+    memset(r.criteria_only, 0, sizeof r.criteria_only);
+    line = render(IOSAGE_BATCH_JSONL, &r);
+    assert_non_null(strstr(line, ",\"criteria_only\":[]}\n"));
     free(line);
     iosage_batch_row_clear(&r);
 }
@@ -183,6 +208,9 @@ static void exact_form_round_trips(void **state)
     assert_true(back.run_time == 0.1 + 0.2);
     assert_true(back.io_time == 1e-300);
     assert_true(isnan(back.io_time_share));
+    assert_int_equal(back.criteria_only[0], 1);
+    assert_int_equal(back.criteria_only[5], 1);
+    assert_int_equal(back.criteria_only[1], 0);
     for (int f = 0; f < 2; f++) {
         char *a = render(f, &r), *b = render(f, &back);
         assert_string_equal(a, b);
@@ -366,6 +394,7 @@ static void summary_counts_and_top_jobs(void **state)
     assert_int_equal(iosage_batch_summary_add(s, &r), 0);
     iosage_batch_row_clear(&r);
     summary_row(&r, 3, 100, -1, "ior");
+    r.criteria_only[3] = 1; /* healthy to the models, not to the criteria */
     assert_int_equal(iosage_batch_summary_add(s, &r), 0);
     iosage_batch_row_clear(&r);
     assert_int_equal(iosage_batch_row_error(&r, "bad", 4, "boom"), IOSAGE_OK);
@@ -380,7 +409,9 @@ static void summary_counts_and_top_jobs(void **state)
     assert_non_null(strstr(text, "logs: 5 (3 read completely, 1 partly, "
                                  "1 not read)\nhealthy: 1 of 4 logs read\n"));
     assert_non_null(strstr(text, "access_granularity                3"
-                                 "               19.0\n"));
+                                 "               19.0              0\n"));
+    assert_non_null(strstr(text, "access_pattern                    0"
+                                 "                0.0              1\n"));
     /* most time lost first; the tie (5 s) goes to the earlier input */
     const char *a = strstr(text, "job 1 "), *b = strstr(text, "job 0 "),
                *c = strstr(text, "job 2 ");

@@ -163,7 +163,7 @@ static struct iosage_rule_verdict registry_rule(const iosage_log *log, int p)
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
     struct iosage_rule_verdict v;
-    pat->rule(log, t, &v);
+    pat->rule(log, t, 1, &v);
     iosage_file_table_free(t);
     return v;
 }
@@ -187,11 +187,31 @@ static void test_registry_rule(void **state)
     /* the same from a table built once: iosage_label_table */
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
-    struct iosage_label_result r2;
+    struct iosage_label_result r2, r3;
     iosage_label_table(log, t, &r2);
+    /* and the verdicts alone: the same but for the text, left empty */
+    iosage_label_table_verdicts(log, t, &r3);
     iosage_file_table_free(t);
     assert_int_equal(r2.n_patterns, IOSAGE_LABEL_NPATTERNS);
     assert_memory_equal(&r2, &r, sizeof r);
+    assert_memory_equal(r3.present, r.present, sizeof r.present);
+    assert_int_equal(r3.gated, 1);
+    assert_int_equal(r3.healthy, r.healthy);
+    assert_true(r3.slowest_share == r.slowest_share);
+    assert_string_equal(r3.summary, "");
+    for (int p = 0; p < IOSAGE_LABEL_NPATTERNS; p++)
+        assert_string_equal(r3.evidence[p], "");
+    /* a present pattern too (over the gate) */
+    iosage_log *busy = new_job(1, 10);
+    add_posix_writes(busy, "/data/out", 0, 1000, 4096, 5, 0);
+    assert_int_equal(iosage_file_table_build(busy, &t, NULL), IOSAGE_OK);
+    iosage_label_table(busy, t, &r2);
+    iosage_label_table_verdicts(busy, t, &r3);
+    iosage_file_table_free(t);
+    iosage_log_free(busy);
+    assert_int_equal(r2.present[AG], 1);
+    assert_memory_equal(r3.present, r2.present, sizeof r2.present);
+    assert_int_equal(r3.gated, 0);
     /* AG's value: the share of I/O time in the files carrying it (all) */
     assert_true(registry_rule(log, AG).value == 1.0);
     /* MI's: the metadata share (none) */

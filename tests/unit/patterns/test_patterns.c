@@ -251,7 +251,7 @@ static void test_macsio_like(void **state)
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
     const struct iosage_pattern *tu = pat("throughput_utilization");
     struct iosage_rule_verdict v;
-    tu->rule(log, t, &v);
+    tu->rule(log, t, 1, &v);
     assert_false(v.detected);
     assert_non_null(strstr(v.reason, "re-read: 0 file(s)"));
     struct iosage_evidence ev;

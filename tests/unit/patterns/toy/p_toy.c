@@ -40,16 +40,18 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     double mat = fl_material(t, time, ops);
     *present = files > 0 && mat >= IOSAGE_LABEL_MATERIAL;
     *value = mat;
+    if (size == 0)
+        return; /* the verdict alone (rule, with_reason 0) */
     char p[16];
     snprintf(ev, size, "%d data file(s) written in requests >= 4 MiB, %s of I/O time",
              files, ios_fmt_label_pct(p, sizeof p, mat));
 }
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
-                 struct iosage_rule_verdict *v)
+                 int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, v);
+    ios_rule_verdict(criterion, t, with_reason, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,
