@@ -261,7 +261,19 @@ static void resolve_cap_rules(void)
                                         : -1;
 }
 
-double ios_saving_cap(const char *change_id, const float *x)
+/* The pattern whose change change_id is, or NULL. */
+static const struct iosage_pattern *pattern_of_change(const char *change_id)
+{
+    for (int k = 0; k < iosage_pattern_count(); k++) {
+        const struct iosage_pattern *p = iosage_pattern_get(k);
+        if (iosage_pattern_change_find(p, change_id))
+            return p;
+    }
+    return NULL;
+}
+
+/* The cap of the rule of change_id alone (1 without a rule). */
+static double rule_cap(const char *change_id, const float *x)
 {
     pthread_once(&cap_once, resolve_cap_rules);
     for (size_t r = 0; r < N_CAP_RULES; r++) {
@@ -275,6 +287,18 @@ double ios_saving_cap(const char *change_id, const float *x)
         return v0 > 0 || v1 > 0;
     }
     return 1; /* shared_file and any change without a rule */
+}
+
+/* A change of a pattern whose defining quantity is under its floor (the
+ * floors of detection rule 4, iosage/patterns.h: the quantity below which
+ * the pattern is never reported) has nothing to fix: it saves nothing. */
+double ios_saving_cap(const char *change_id, const float *x)
+{
+    double cap = rule_cap(change_id, x);
+    const struct iosage_pattern *p = pattern_of_change(change_id);
+    if (cap > 0 && p && !iosage_pattern_floor_met(p, x, NULL, 0))
+        cap = 0;
+    return cap;
 }
 
 /* The rows of change_id (measured, then healthy) into a new array. */

@@ -256,11 +256,18 @@ static void test_savings_binary_forms(void **state)
 }
 
 /* The cap of each change: the share of the I/O time its operations take,
- * 0 when the log shows none of them, 1 when no share bounds it. */
+ * 0 when the log shows none of them, 1 when no share bounds it; and 0 when
+ * the change's pattern is under its floor (detection rule 4). */
 static void test_saving_cap(void **state)
 {
     (void)state;
     float x[IOSAGE_NUM_FEATURES] = {0};
+    /* every pattern over its floor (iosage/patterns.h) */
+    x[iosage_feature_index("rank_bytes_imbalance")] = 0.5f;
+    x[iosage_feature_index("job_meta_ops_log")] = 3.5f; /* 3,161 operations */
+    x[iosage_feature_index("sync_extra_per_write")] = 0.5f;
+    x[iosage_feature_index("file_per_rank_log")] = 0.5f;
+    x[iosage_feature_index("job_data_files_log")] = 2.5f; /* 315 files */
     x[iosage_feature_index("job_small_file_time_share")] = 0.25f;
     x[iosage_feature_index("file_indep_shared_time_share")] = 0.5f;
     x[iosage_feature_index("rank_time_imbalance")] = 0.125f;
@@ -281,6 +288,24 @@ static void test_saving_cap(void **state)
     assert_true(ios_saving_cap("stripe_wide", x) == 1.0);
     /* one file instead of many: no share bounds it */
     assert_true(ios_saving_cap("shared_file", x) == 1.0);
+    /* under the floors: rank imbalance 0.125 and bytes even (PE's floors
+     * are 0.2), 100 metadata operations (MI's count floor is 750), no
+     * sync beyond one a file, no re-read, the one-OST file not shared
+     * (TU's), 9 data files (FS's count floor is 64): nothing to fix,
+     * whatever the shares */
+    x[iosage_feature_index("rank_bytes_imbalance")] = 0.0f;
+    x[iosage_feature_index("job_meta_ops_log")] = 2.0f;
+    x[iosage_feature_index("sync_extra_per_write")] = 0.0f;
+    x[iosage_feature_index("job_data_files_log")] = 1.0f; /* 9 files */
+    assert_true(ios_saving_cap("balance_io", x) == 0.0);
+    assert_true(ios_saving_cap("shared_file", x) == 0.0);
+    assert_true(ios_saving_cap("fewer_files", x) == 0.0);
+    assert_true(ios_saving_cap("batch_metadata", x) == 0.0);
+    assert_true(ios_saving_cap("drop_syncs", x) == 0.0);
+    assert_true(ios_saving_cap("stripe_wide", x) == 0.0);
+    /* the others' floors still hold */
+    assert_true(fabs(ios_saving_cap("larger_requests", x) - 0.25) < 1e-6);
+    assert_true(fabs(ios_saving_cap("collective_io", x) - 0.5) < 1e-6);
 }
 
 int main(void)
