@@ -75,7 +75,7 @@ static iosage_status prepare(iosage_archive *a, iosage_error *err)
         {&a->del, "DELETE FROM logs WHERE path = ?1"},
         {&a->ins_log, sql_insert_log},
         {&a->ins_finding, "INSERT INTO findings(log_id, pattern, score, "
-                          "detected) VALUES(?1, ?2, ?3, ?4)"},
+                          "detected, criteria_only) VALUES(?1, ?2, ?3, ?4, ?5)"},
         {&a->ins_change, "INSERT INTO changes(log_id, rank, pattern, change, "
                          "saved_seconds) VALUES(?1, ?2, ?3, ?4, ?5)"},
     };
@@ -183,6 +183,7 @@ static iosage_status insert_findings(iosage_archive *a, sqlite3_int64 id,
         ios_sqlite()->bind_text(s, 2, p->id, -1, SQLITE_STATIC);
         ios_sqlite()->bind_double(s, 3, row->score[k]);
         ios_sqlite()->bind_int(s, 4, row->detected[k] != 0);
+        ios_sqlite()->bind_int(s, 5, row->criteria_only[k] != 0);
         if (ios_sqlite()->step(s) != SQLITE_DONE)
             return ios_archive_fail(a, IOSAGE_E_IO, "insert finding", err);
         if (!row->detected[k])

@@ -119,6 +119,8 @@ static iosage_status migrate_step(iosage_archive *a, int v, iosage_error *err)
         st = ios_archive_exec(a, ios_archive_migrate_v1_v2, err);
         if (st == IOSAGE_OK)
             st = ios_archive_backfill_changes(a, err);
+    } else if (v == 2) {
+        st = ios_archive_exec(a, ios_archive_migrate_v2_v3, err);
     }
     if (st == IOSAGE_OK) {
         char sql[64];

@@ -78,6 +78,7 @@ iosage_status ios_archive_exec(iosage_archive *a, const char *sql,
  * from version v to v + 1 (v >= 1), as SQL run before the step's C part. */
 extern const char ios_archive_schema_v1[];
 extern const char ios_archive_migrate_v1_v2[];
+extern const char ios_archive_migrate_v2_v3[];
 
 /* The C part of the v1 -> v2 step: a change row for every detected
  * finding of the rows already stored. */

@@ -10,6 +10,9 @@
  *            (every pattern's score and verdict per log).
  * Version 2: changes (the ranked changes of a log, with a predicted saving
  *            from the savings models, docs/savings.md) and logs.saved_seconds.
+ * Version 3: findings.criteria_only (the written criteria find the pattern
+ *            and the models do not report it: batch's criteria_only; NULL
+ *            for the rows stored before, which were not asked).
  */
 #include <string.h>
 
@@ -56,6 +59,9 @@ const char ios_archive_migrate_v1_v2[] =
     "  change TEXT NOT NULL,\n"
     "  saved_seconds REAL,\n"          /* predicted; NULL without a model */
     "  PRIMARY KEY(log_id, rank)) WITHOUT ROWID;\n";
+
+const char ios_archive_migrate_v2_v3[] =
+    "ALTER TABLE findings ADD COLUMN criteria_only INTEGER;\n";
 
 /* Insert one change row. */
 static iosage_status insert_change(iosage_archive *a, sqlite3_stmt *ins,

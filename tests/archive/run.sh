@@ -48,7 +48,7 @@ db=$tmp/a.sqlite
 # --- 1. first run: rows, values, permissions --------------------------------
 "$iosage" batch --db "$db" -q -j 2 -o "$tmp/rows.csv" "$tmp/arch" || bad "first run: exit $?"
 eq "logs" "$(q "$db" 'SELECT count(*) FROM logs')" 300
-eq "schema" "$(q "$db" 'PRAGMA user_version')" 2
+eq "schema" "$(q "$db" 'PRAGMA user_version')" 3
 eq "mode" "$(stat -c %a "$db")" 600
 for f in "$db-wal" "$db-shm"; do
   [ ! -e "$f" ] || [ "$(stat -c %a "$f")" = 600 ] || bad "$f mode $(stat -c %a "$f")"
@@ -56,6 +56,17 @@ done
 eq "findings" "$(q "$db" 'SELECT count(*) FROM findings')" $((300 * 7))
 eq "changes = detected findings" "$(q "$db" 'SELECT count(*) FROM changes')" \
    "$(q "$db" 'SELECT count(*) FROM findings WHERE detected = 1')"
+# criteria_only: the CSV column's ids, one findings row each, never on a
+# detected pattern, and 0 (not NULL) everywhere else
+eq "criteria_only = the CSV's" \
+   "$(q "$db" "SELECT group_concat(x, ' ') FROM (SELECT logs.path || ':' || pattern AS x FROM findings JOIN logs ON logs.id = log_id WHERE criteria_only = 1 ORDER BY x)")" \
+   "$("$py" -c 'import csv,sys
+rows = csv.DictReader(open(sys.argv[1]))
+print(" ".join(sorted(r["file"] + ":" + p for r in rows for p in r["criteria_only"].split(";") if p)))' "$tmp/rows.csv")"
+[ "$(q "$db" 'SELECT count(*) FROM findings WHERE criteria_only = 1')" -gt 0 ] ||
+  bad "no criteria_only finding in the archive (the check above compared nothing)"
+eq "criteria_only never detected" "$(q "$db" 'SELECT count(*) FROM findings WHERE criteria_only = 1 AND detected = 1')" 0
+eq "criteria_only known" "$(q "$db" 'SELECT count(*) FROM findings WHERE criteria_only IS NULL')" 0
 # the shipped bundle has a savings model for a change of every pattern: every
 # log with a detected pattern has a predicted saving, the healthy ones none
 eq "saved_seconds of every log with a pattern" \
@@ -167,7 +178,8 @@ SQL
 eq "reading a v1 archive" "$?" 3
 grep -q "needs migrating" "$tmp/err7" || bad "v1 read: $(cat "$tmp/err7")"
 "$iosage" batch --db "$v1" -q "$one" || bad "batch on a v1 archive"
-eq "migrated" "$(q "$v1" 'PRAGMA user_version')" 2
+eq "migrated" "$(q "$v1" 'PRAGMA user_version')" 3
+eq "old findings: criteria_only not known" "$(q "$v1" "SELECT count(*) FROM findings WHERE log_id = 1 AND criteria_only IS NULL")" 3
 eq "old row kept" "$(q "$v1" "SELECT job_id, saved_seconds IS NULL FROM logs WHERE path = '/old/job.darshan'")" "7|1"
 eq "old changes filled in" "$(q "$v1" "SELECT group_concat(rank || ':' || pattern, ' ') FROM changes WHERE log_id = 1")" \
    "1:metadata_intensity 2:file_strategy"
