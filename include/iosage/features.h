@@ -98,7 +98,10 @@ struct iosage_file_row {
 /* Job-level sums, with the definitions of LABELING.md. */
 struct iosage_job_summary {
     int64_t nprocs;        /* from the job record; when that is impossible
-                              (<= 0 or huge), 1 + the highest rank seen */
+                              (<= 0 or huge), the fewest processes the
+                              records prove (1 + the highest rank seen or
+                              named, a shared record's time over its
+                              slowest rank's) */
     int nprocs_suspect;    /* 1 when the job record's nprocs was replaced */
     double run_time;       /* seconds (parser formula; when not positive, the
                               latest end timestamp of any record) */

@@ -353,7 +353,7 @@ static void early_warnings(const struct iosage_advise_input *in, json_t *w)
         warn(w, "%s", line);
     if (in->table->job.nprocs_suspect)
         warn(w, "the job record's process count is impossible; using %lld, "
-             "one more than the highest rank seen", (long long)in->table->job.nprocs);
+             "the fewest processes its records prove", (long long)in->table->job.nprocs);
 }
 
 json_t *iosage_report_build(const struct iosage_advise_input *in,

@@ -77,8 +77,39 @@ static double run_time(const struct build *b)
     return rt;
 }
 
-/* nprocs from the job record, or 1 + the highest rank seen when the record
- * holds an impossible value; never below 1 + the highest rank seen. */
+/*
+ * The fewest processes a shared record (rank -1, reduced by the runtime)
+ * proves: its fastest and slowest ranks are ranks of the job, and its
+ * ranks' times add up to its read, write and metadata time with none above
+ * the slowest rank's time. 0 when it proves nothing.
+ */
+static int64_t shared_record_ranks(const struct ios_ref *ref)
+{
+    const struct ios_layer *L = ios_layer_of(ref->module);
+    const iosage_record *r = ref->rec;
+    if (ref->rank >= 0 || !L || L->slowest_rank < 0)
+        return 0;
+    int64_t n = 0;
+    int64_t ids[2] = {ios_cnt_raw(r, L->fastest_rank),
+                      ios_cnt_raw(r, L->slowest_rank)};
+    for (int k = 0; k < 2; k++)
+        if (ids[k] >= 0 && ids[k] < NPROCS_MAX && ids[k] + 1 > n)
+            n = ids[k] + 1;
+    double slowest = ios_fcnt(r, L->slowest_time), total = ios_rec_time(L, r);
+    if (slowest > 0.0 && total > 0.0 && isfinite(total)) {
+        /* 1% slack: the times are rounded where the runtime sums them */
+        double q = ceil(total / slowest - 0.01);
+        if (q > (double)n && q < (double)NPROCS_MAX)
+            n = (int64_t)q;
+    }
+    return n;
+}
+
+/* nprocs from the job record; when that holds an impossible value, the
+ * fewest processes the records prove: 1 + the highest rank seen (in a
+ * record or as a shared record's fastest or slowest rank), or a shared
+ * record's time over its slowest rank's time. Never below 1 + the highest
+ * rank seen. */
 static void job_nprocs(struct build *b)
 {
     int64_t maxrank = -1;
@@ -90,6 +121,10 @@ static void job_nprocs(struct build *b)
     if (n <= 0 || n > NPROCS_MAX) {
         js->nprocs_suspect = 1;
         n = maxrank + 1 > 1 ? maxrank + 1 : 1;
+        for (size_t i = 0; i < b->n_refs; i++) {
+            int64_t proved = shared_record_ranks(&b->refs[i]);
+            n = proved > n ? proved : n;
+        }
     } else if (maxrank + 1 > n) {
         js->nprocs_suspect = 1;
         n = maxrank + 1;

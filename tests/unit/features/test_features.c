@@ -638,6 +638,67 @@ static void test_empty_and_odd_jobs(void **state)
     }
 }
 
+/*
+ * A job record with an impossible process count and only shared records
+ * (rank -1), like the pre-release 3.41 IOR logs of ../shared: the process
+ * count is the fewest the records prove, not 1. Record A names rank 2 as
+ * its fastest: 3 processes at least. Record B's ranks took 0.29 s in all,
+ * none more than its slowest rank's 0.077 s: 4 at least (3.77 rounded
+ * up). With 1, the job's I/O time was 3.5 times its run time.
+ */
+static void test_nprocs_proved_by_shared_records(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(4427712942739450220LL, 1.0);
+    iosage_record *a = tu_rec_new(IOSAGE_MOD_POSIX, "/d/a", -1);
+    a->counters[IOSAGE_POSIX_FASTEST_RANK] = 2;
+    a->counters[IOSAGE_POSIX_SLOWEST_RANK] = 0;
+    a->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 4 * MIB;
+    a->counters[IOSAGE_POSIX_WRITES] = 16;
+    a->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 0.01;
+    a->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.004;
+    rec_add(log, a, "/d/a");
+    iosage_record *b = tu_rec_new(IOSAGE_MOD_POSIX, "/d/b", -1);
+    b->counters[IOSAGE_POSIX_FASTEST_RANK] = 1;
+    b->counters[IOSAGE_POSIX_SLOWEST_RANK] = 0;
+    b->counters[IOSAGE_POSIX_BYTES_READ] = 4 * MIB;
+    b->counters[IOSAGE_POSIX_READS] = 16;
+    b->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.13;
+    b->fcounters[IOSAGE_POSIX_F_META_TIME] = 0.16;
+    b->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.077;
+    rec_add(log, b, "/d/b");
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->job.nprocs, 4);
+    assert_int_equal(t->job.nprocs_suspect, 1);
+    iosage_file_table_free(t);
+
+    /* a time exactly 4 slowest ranks' (rounding in the last digits) is
+     * 4 processes, not 5; a valid job record is believed as it is */
+    iosage_log_free(log);
+    log = new_log(4427712942739450220LL, 1.0);
+    b = tu_rec_new(IOSAGE_MOD_POSIX, "/d/b", -1);
+    b->counters[IOSAGE_POSIX_FASTEST_RANK] = -1;
+    b->counters[IOSAGE_POSIX_SLOWEST_RANK] = -1;
+    b->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.4 + 1e-6;
+    b->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.1;
+    rec_add(log, b, "/d/b");
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->job.nprocs, 4);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+    log = new_log(2, 1.0);
+    b = tu_rec_new(IOSAGE_MOD_POSIX, "/d/b", -1);
+    b->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.4;
+    b->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.1;
+    rec_add(log, b, "/d/b");
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->job.nprocs, 2);
+    assert_int_equal(t->job.nprocs_suspect, 0);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
 /* Only an H5F and an H5D record (no data layer): all features 0. */
 static void test_only_hdf5(void **state)
 {
@@ -1094,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_median_file_size),
         cmocka_unit_test(test_minus_one_counters),
         cmocka_unit_test(test_empty_and_odd_jobs),
+        cmocka_unit_test(test_nprocs_proved_by_shared_records),
         cmocka_unit_test(test_only_hdf5),
         cmocka_unit_test(test_exact_mib_near_int64_max),
         cmocka_unit_test(test_garbage_counters),
