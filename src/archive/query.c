@@ -9,8 +9,10 @@
  * "I/O hours" are the job's I/O time summed over its ranks (LABELING.md),
  * in hours; "hours at stake" the I/O hours of jobs with a detected
  * pattern (an upper bound of what changes could save); "saved hours" the
- * predicted saving (NULL without savings models, docs/savings.md). Weeks are
- * named by their Monday (UTC).
+ * predicted saving (NULL without savings models, docs/savings.md); "check
+ * by hand" the patterns that the written criteria find and the models do
+ * not report (findings.criteria_only). Weeks are named by their Monday
+ * (UTC).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,8 @@ static const char sql_users_saved[] =
     "round(io_time_share, 3) AS io_share, top_pattern, " \
     "(SELECT group_concat(pattern, ' ') FROM findings f WHERE " \
     "f.log_id = logs.id AND f.detected = 1) AS patterns, " \
+    "(SELECT group_concat(pattern, ' ') FROM findings f WHERE " \
+    "f.log_id = logs.id AND f.criteria_only = 1) AS check_by_hand, " \
     "round(saved_seconds / 3600.0, 4) AS saved_hours, path"
 
 static const char sql_jobs_io[] =
@@ -57,9 +61,11 @@ static const char sql_jobs_saved[] =
     "SELECT " JOB_COLUMNS " FROM logs WHERE " RANGE
     " ORDER BY saved_seconds DESC NULLS LAST, io_time DESC, id LIMIT ?3";
 static const char sql_patterns[] =
-    "SELECT " WEEK " AS week, f.pattern, count(*) AS jobs, "
-    "round(sum(io_time) / 3600.0, 3) AS io_hours FROM findings f JOIN logs "
-    "ON logs.id = f.log_id WHERE f.detected = 1 AND " RANGE
+    "SELECT " WEEK " AS week, f.pattern, sum(f.detected = 1) AS jobs, "
+    "round(sum(CASE WHEN f.detected = 1 THEN io_time ELSE 0 END) / 3600.0, 3) "
+    "AS io_hours, sum(f.criteria_only = 1) AS check_by_hand FROM findings f "
+    "JOIN logs ON logs.id = f.log_id WHERE (f.detected = 1 OR "
+    "f.criteria_only = 1) AND " RANGE
     " GROUP BY week, f.pattern ORDER BY week, f.pattern LIMIT ?3";
 static const char sql_history[] =
     "SELECT " JOB_COLUMNS " FROM logs WHERE (app = ?4 OR exe = ?4) AND "

@@ -319,7 +319,7 @@ static const struct {
 } table_cols[] = {
     {"start", 0}, {"job_id", 1}, {"uid", 1}, {"app", 0}, {"nprocs", 1},
     {"run_time", 1}, {"io_hours", 1}, {"io_share", 1}, {"patterns", 0},
-    {"saved_hours", 1}, {"path", 0},
+    {"check_by_hand", 0}, {"saved_hours", 1}, {"path", 0},
 };
 #define N_TABLE_COLS (sizeof table_cols / sizeof table_cols[0])
 

@@ -269,9 +269,21 @@ for k in rows[0]:
 db = sqlite3.connect(dbp)
 cut = int(datetime.datetime(2026, 11, 1, tzinfo=datetime.timezone.utc).timestamp())
 want = db.execute("SELECT count(*) FROM logs WHERE status != 'error' AND start_time >= ?", (cut,)).fetchone()[0]
-got = len(list(csv.DictReader(open(t + "/since.csv"))))
+since = list(csv.DictReader(open(t + "/since.csv")))
+got = len(since)
 if got != want or want == 0:
     print("since", got, want); bad += 1
+# check_by_hand: the batch rows' criteria_only, per job and per pattern
+by_path = {r["file"]: sorted(filter(None, r["criteria_only"].split(";"))) for r in rows}
+hand = sum(1 for j in since if sorted(j["check_by_hand"].split()) != by_path[j["path"]])
+if hand or not any(j["check_by_hand"] for j in since):
+    print("jobs check_by_hand", hand); bad += 1
+crit = collections.Counter(p for v in by_path.values() for p in v)
+hand = collections.Counter()
+for p in csv.DictReader(open(t + "/pat.csv")):
+    hand[p["pattern"]] += int(p["check_by_hand"])
+if hand != crit or not crit:
+    print("patterns check_by_hand", hand, crit); bad += 1
 sys.exit(1 if bad else 0)
 PY
 head -1 "$tmp/weeks.txt" | grep -q "^week *jobs *io_hours *hours_at_stake *saved_hours *flagged_jobs$" \
