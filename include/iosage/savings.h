@@ -172,6 +172,16 @@ IOSAGE_API iosage_status iosage_savings_model_load(const char *dir,
 IOSAGE_API iosage_status iosage_savings_model_load_mem(
     const struct iosage_model_file *files, size_t n, const char *label,
     iosage_savings_model **out, iosage_error *err);
+/* As iosage_savings_model_load_mem, but the files' bytes must outlive the
+ * model (the embedded bundle, static data) and each change's model is loaded
+ * when it is first asked for a prediction: a report needs those of its
+ * proposed changes only. A model that cannot be loaded then gives no
+ * prediction (iosage_savings_predict returns -1) instead of an error
+ * here, so give it only files that were checked (the build checks the
+ * embedded ones). Thread-safe like a fully loaded model. */
+IOSAGE_API iosage_status iosage_savings_model_load_static(
+    const struct iosage_model_file *files, size_t n, const char *label,
+    iosage_savings_model **out, iosage_error *err);
 
 IOSAGE_API void iosage_savings_model_free(iosage_savings_model *m);
 

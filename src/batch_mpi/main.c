@@ -42,9 +42,9 @@ static iosage_model *open_model(const char *dir, int rank)
         st = iosage_model_load_mem(files, n, "embedded model bundle", &m,
                                    &err);
         if (st == IOSAGE_OK)
-            st = iosage_savings_model_load_mem(files, n,
-                                               "embedded model bundle",
-                                               &savings, &err);
+            st = iosage_savings_model_load_static(files, n,
+                                                  "embedded model bundle",
+                                                  &savings, &err);
     }
     /* the best change and its saving in every row (docs/savings.md) */
     if (st == IOSAGE_OK)

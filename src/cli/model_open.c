@@ -111,10 +111,11 @@ int cli_open_savings(const char *model_dir, iosage_model *m)
     } else {
         struct iosage_model_file files[MAX_EMBEDDED_FILES];
         size_t n = ios_embedded_model(files, MAX_EMBEDDED_FILES);
-        st = iosage_savings_model_load_mem(files, n < MAX_EMBEDDED_FILES
-                                                      ? n
-                                                      : MAX_EMBEDDED_FILES,
-                                           "embedded model bundle", &s, &err);
+        /* the embedded bytes are static: each change's model is loaded
+         * when a report first asks for it */
+        st = iosage_savings_model_load_static(
+            files, n < MAX_EMBEDDED_FILES ? n : MAX_EMBEDDED_FILES,
+            "embedded model bundle", &s, &err);
     }
     if (st != IOSAGE_OK) {
         cli_print_error(&err);

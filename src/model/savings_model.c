@@ -48,7 +48,11 @@
 struct savings_change_model {
     char pattern[48];
     char change_id[48];
-    BoosterHandle booster;
+    BoosterHandle booster;       /* NULL until first use when form is set */
+    const unsigned char *form;   /* the embedded bundle's booster, loaded
+                                    at first use (booster_of); not owned */
+    size_t form_len;
+    int form_failed;             /* it could not be loaded */
     int measured_rows, healthy_rows;
     double resid_lo, resid_hi;   /* 10th and 90th percentile */
     double cv_spearman, cv_mae;  /* inside training, measured rows only */
@@ -56,8 +60,19 @@ struct savings_change_model {
 
 struct iosage_savings_model {
     int n;
+    pthread_mutex_t lazy;        /* guards the boosters loaded at first use */
     struct savings_change_model c[IOSAGE_SAVINGS_MAX_CHANGES];
 };
+
+static iosage_savings_model *model_new(void)
+{
+    iosage_savings_model *m = calloc(1, sizeof *m);
+    if (m && pthread_mutex_init(&m->lazy, NULL) != 0) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
 
 /* --- Training data --------------------------------------------------------- */
 
@@ -579,7 +594,7 @@ iosage_status iosage_savings_train(const char *dir, const iosage_dataset *ds,
     *out = NULL;
     struct sdata d;
     iosage_status st = sdata_load(dir, ds, &d, err);
-    iosage_savings_model *m = st == IOSAGE_OK ? calloc(1, sizeof *m) : NULL;
+    iosage_savings_model *m = st == IOSAGE_OK ? model_new() : NULL;
     if (st == IOSAGE_OK && !m)
         st = ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1, "out of memory");
     char ids[IOSAGE_SAVINGS_MAX_CHANGES][2][48];
@@ -612,7 +627,43 @@ void iosage_savings_model_free(iosage_savings_model *m)
     for (int i = 0; i < m->n; i++)
         if (m->c[i].booster)
             ios_xgb()->XGBoosterFree(m->c[i].booster);
+    pthread_mutex_destroy(&m->lazy);
     free(m);
+}
+
+/*
+ * Change i's booster. The embedded bundle's are loaded at first use: a
+ * report needs the models of its proposed changes only (none for a
+ * healthy job), and loading all eight was half of the instructions of
+ * `iosage analyze` (113 M of 220 M). Only iosage_savings_model_load_static
+ * leaves them for later: the embedded files were checked against
+ * bundle.json when iosage was built, so a load fails only for want of
+ * memory; the change then has no prediction. The other loaders load every
+ * booster at once, so that a damaged file is reported when it is opened.
+ * The threads of a batch share one model: the first to ask loads, the
+ * others wait for it.
+ */
+static BoosterHandle booster_of(const iosage_savings_model *cm, int i)
+{
+    /* the lazily loaded boosters are the model's only mutable part */
+    iosage_savings_model *m = (iosage_savings_model *)cm;
+    struct savings_change_model *c = &m->c[i];
+    if (!c->form)
+        return c->booster;
+    pthread_mutex_lock(&m->lazy);
+    if (!c->booster && !c->form_failed) {
+        iosage_error err;
+        if (ios_xgb_load(c->form, c->form_len, &c->booster, &err) != IOSAGE_OK ||
+            ios_xgb_threads(c->booster, 1, &err) != IOSAGE_OK) {
+            if (c->booster)
+                ios_xgb()->XGBoosterFree(c->booster);
+            c->booster = NULL;
+            c->form_failed = 1;
+        }
+    }
+    BoosterHandle b = c->booster;
+    pthread_mutex_unlock(&m->lazy);
+    return b;
 }
 
 /* --- Saving and loading ---------------------------------------------------- */
@@ -662,7 +713,11 @@ iosage_status iosage_savings_model_save(const iosage_savings_model *m,
         size_t len = 0;
         char file[96];
         snprintf(file, sizeof file, "savings-%s.json", m->c[i].change_id);
-        st = ios_xgb_save(m->c[i].booster, &data, &len, err);
+        BoosterHandle b = booster_of(m, i);
+        st = b ? ios_xgb_save(b, &data, &len, err)
+               : ios_fail(err, IOSAGE_E_NOMEM, dir, NULL, -1,
+                          "savings model %s could not be loaded",
+                          m->c[i].change_id);
         if (st == IOSAGE_OK)
             st = ios_model_write_file(dir, file, data, len, err);
     }
@@ -713,7 +768,7 @@ static double real_or_nan(const json_t *o, const char *key)
 
 static iosage_status load_from(const char *dir,
                                const struct iosage_model_file *files,
-                               size_t n_files, const char *label,
+                               size_t n_files, int lazy, const char *label,
                                iosage_savings_model **out, iosage_error *err)
 {
     *out = NULL;
@@ -751,7 +806,7 @@ static iosage_status load_from(const char *dir,
         return ios_fail(err, IOSAGE_E_CORRUPT, label, SAVINGS_FILE, -1,
                         "not a savings model list of this version");
     }
-    iosage_savings_model *m = calloc(1, sizeof *m);
+    iosage_savings_model *m = model_new();
     if (!m) {
         json_decref(o);
         return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1, "out of memory");
@@ -783,9 +838,18 @@ static iosage_status load_from(const char *dir,
         size_t ubj_len = 0;
         const unsigned char *ubj =
             dir ? NULL : ios_model_binary_form(files, n_files, file, &ubj_len);
+        if (ubj) { /* the binary form, loaded instead (model.h) */
+            data = ubj;
+            len = ubj_len;
+        }
+        if (st == IOSAGE_OK && lazy) { /* static files: at first use */
+            c->form = data;
+            c->form_len = len;
+            m->n++;
+            continue;
+        }
         if (st == IOSAGE_OK)
-            st = ubj ? ios_xgb_load(ubj, ubj_len, &c->booster, err)
-                     : ios_xgb_load(data, len, &c->booster, err);
+            st = ios_xgb_load(data, len, &c->booster, err);
         if (st == IOSAGE_OK)
             st = ios_xgb_threads(c->booster, 1, err);
         free(owned);
@@ -805,14 +869,21 @@ iosage_status iosage_savings_model_load(const char *dir,
                                         iosage_savings_model **out,
                                         iosage_error *err)
 {
-    return load_from(dir, NULL, 0, dir, out, err);
+    return load_from(dir, NULL, 0, 0, dir, out, err);
 }
 
 iosage_status iosage_savings_model_load_mem(
     const struct iosage_model_file *files, size_t n, const char *label,
     iosage_savings_model **out, iosage_error *err)
 {
-    return load_from(NULL, files, n, label ? label : "memory", out, err);
+    return load_from(NULL, files, n, 0, label ? label : "memory", out, err);
+}
+
+iosage_status iosage_savings_model_load_static(
+    const struct iosage_model_file *files, size_t n, const char *label,
+    iosage_savings_model **out, iosage_error *err)
+{
+    return load_from(NULL, files, n, 1, label ? label : "memory", out, err);
 }
 
 /* --- Prediction ------------------------------------------------------------ */
@@ -827,7 +898,8 @@ int iosage_savings_predict(const iosage_savings_model *m,
         if (strcmp(c->change_id, change_id) != 0)
             continue;
         double v;
-        if (predict_one(c->booster, x, &v, NULL) != IOSAGE_OK)
+        BoosterHandle b = booster_of(m, i);
+        if (!b || predict_one(b, x, &v, NULL) != IOSAGE_OK)
             return -1;
         v = ios_libm()->fmin(clip_saving(v), ios_saving_cap(change_id, x));
         out->saving = v;

@@ -224,8 +224,31 @@ static void test_savings_binary_forms(void **state)
             snprintf(ubj_name[i], sizeof ubj_name[i], "%s.ubj", names[i]);
             files[k++] = (struct iosage_model_file){ubj_name[i], ubj[i], n};
         }
-        iosage_savings_model *from_mem = NULL;
+        iosage_savings_model *from_mem = NULL, *lazy = NULL;
         iosage_status st = iosage_savings_model_load_mem(files, k, "mem", &from_mem, &err);
+        /* the static loader keeps the bytes and loads at first use: a
+         * damaged form loads, and its change has no prediction */
+        assert_int_equal(iosage_savings_model_load_static(files, k, "static",
+                                                          &lazy, &err),
+                         IOSAGE_OK);
+        assert_non_null(lazy);
+        float x[IOSAGE_NUM_FEATURES];
+        for (int row = 0; row < 3; row++) {
+            for (int f = 0; f < IOSAGE_NUM_FEATURES; f++)
+                x[f] = row == 0 ? 0.0f : (float)((f * 37 + row * 11) % 17) / 16.0f;
+            for (size_t i = 1; i < N; i++) {
+                char id[64];
+                snprintf(id, sizeof id, "%.*s", (int)(strlen(names[i]) - 13),
+                         names[i] + 8); /* savings-<id>.json */
+                struct iosage_savings_prediction a, c;
+                assert_int_equal(iosage_savings_predict(from_dir, id, x, &a), 0);
+                int rc = iosage_savings_predict(lazy, id, x, &c);
+                assert_int_equal(rc, damaged ? -1 : 0);
+                assert_true(damaged || (a.saving == c.saving && a.lo == c.lo &&
+                                        a.hi == c.hi));
+            }
+        }
+        iosage_savings_model_free(lazy);
         for (size_t i = 0; i < N; i++) {
             free(json[i]);
             free(ubj[i]);
@@ -235,7 +258,6 @@ static void test_savings_binary_forms(void **state)
             continue;
         }
         assert_int_equal(st, IOSAGE_OK);
-        float x[IOSAGE_NUM_FEATURES];
         for (int row = 0; row < 3; row++) {
             for (int f = 0; f < IOSAGE_NUM_FEATURES; f++)
                 x[f] = row == 0 ? 0.0f : (float)((f * 37 + row * 11) % 17) / 16.0f;
