@@ -176,6 +176,31 @@ static void test_predict_without_model(void **state)
     assert_true(p.saving == 0.0);
 }
 
+/* For three feature rows and every change model of names[1..n): other's
+ * prediction is from_dir's (rc 0), or there is none (want_rc -1). */
+static void same_predictions(const iosage_savings_model *from_dir,
+                             const iosage_savings_model *other,
+                             const char *const *names, size_t n, int want_rc)
+{
+    float x[IOSAGE_NUM_FEATURES];
+    for (int row = 0; row < 3; row++) {
+        for (int f = 0; f < IOSAGE_NUM_FEATURES; f++)
+            x[f] = row == 0 ? 0.0f : (float)((f * 37 + row * 11) % 17) / 16.0f;
+        for (size_t i = 1; i < n; i++) {
+            char id[64];
+            snprintf(id, sizeof id, "%.*s", (int)(strlen(names[i]) - 13),
+                     names[i] + 8); /* savings-<id>.json */
+            struct iosage_savings_prediction a, b;
+            assert_int_equal(iosage_savings_predict(from_dir, id, x, &a), 0);
+            assert_int_equal(iosage_savings_predict(other, id, x, &b), want_rc);
+            if (want_rc == 0) {
+                assert_true(a.saving == b.saving);
+                assert_true(a.lo == b.lo && a.hi == b.hi);
+            }
+        }
+    }
+}
+
 /* The default bundle's savings models loaded as the build embeds them, each
  * with its UBJSON form beside it ("<file>.ubj", cmake/embed_model.cmake):
  * the same predictions as from the directory; a damaged form fails the
@@ -232,22 +257,7 @@ static void test_savings_binary_forms(void **state)
                                                           &lazy, &err),
                          IOSAGE_OK);
         assert_non_null(lazy);
-        float x[IOSAGE_NUM_FEATURES];
-        for (int row = 0; row < 3; row++) {
-            for (int f = 0; f < IOSAGE_NUM_FEATURES; f++)
-                x[f] = row == 0 ? 0.0f : (float)((f * 37 + row * 11) % 17) / 16.0f;
-            for (size_t i = 1; i < N; i++) {
-                char id[64];
-                snprintf(id, sizeof id, "%.*s", (int)(strlen(names[i]) - 13),
-                         names[i] + 8); /* savings-<id>.json */
-                struct iosage_savings_prediction a, c;
-                assert_int_equal(iosage_savings_predict(from_dir, id, x, &a), 0);
-                int rc = iosage_savings_predict(lazy, id, x, &c);
-                assert_int_equal(rc, damaged ? -1 : 0);
-                assert_true(damaged || (a.saving == c.saving && a.lo == c.lo &&
-                                        a.hi == c.hi));
-            }
-        }
+        same_predictions(from_dir, lazy, names, N, damaged ? -1 : 0);
         iosage_savings_model_free(lazy);
         for (size_t i = 0; i < N; i++) {
             free(json[i]);
@@ -258,20 +268,7 @@ static void test_savings_binary_forms(void **state)
             continue;
         }
         assert_int_equal(st, IOSAGE_OK);
-        for (int row = 0; row < 3; row++) {
-            for (int f = 0; f < IOSAGE_NUM_FEATURES; f++)
-                x[f] = row == 0 ? 0.0f : (float)((f * 37 + row * 11) % 17) / 16.0f;
-            for (size_t i = 1; i < N; i++) {
-                char id[64];
-                snprintf(id, sizeof id, "%.*s", (int)(strlen(names[i]) - 13),
-                         names[i] + 8); /* savings-<id>.json */
-                struct iosage_savings_prediction a, b;
-                assert_int_equal(iosage_savings_predict(from_dir, id, x, &a), 0);
-                assert_int_equal(iosage_savings_predict(from_mem, id, x, &b), 0);
-                assert_true(a.saving == b.saving);
-                assert_true(a.lo == b.lo && a.hi == b.hi);
-            }
-        }
+        same_predictions(from_dir, from_mem, names, N, 0);
         iosage_savings_model_free(from_mem);
     }
     iosage_savings_model_free(from_dir);
