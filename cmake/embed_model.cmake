@@ -18,7 +18,7 @@
 # object (OBJECT_DEPENDS); an added or removed file re-runs the configure
 # step (CONFIGURE_DEPENDS glob). When DIR holds no bundle.json the table is
 # empty and `iosage detect` asks for --model DIR. Each .json file also gets
-# an entry "<name>.ubj", its UBJSON form (below; empty for files that are
+# an entry "<name>.bin", its binary form (below; empty for files that are
 # not XGBoost models).
 #
 # Needs a GNU-compatible assembler (gcc or clang on ELF targets).
@@ -41,31 +41,32 @@ function(iosage_embed_model)
     set(files "")
   endif()
 
-  # Beside each .json file, its UBJSON form as "<name>.ubj" (empty when the
-  # file is not an XGBoost model), written by cmake/tools/model_ubj.c at
-  # build time: XGBoost loads it about four times as fast (16 against 60 ms
-  # for the default bundle's 16 models), and every analyze, batch and
-  # detect loads them. The loader falls back to the JSON when it is empty.
-  # The tool checks each model's hash against bundle.json (the loader
-  # trusts a binary form and does not hash the JSON again at every start).
-  if(NOT TARGET iosage-model-ubj)
-    add_executable(iosage-model-ubj ${PROJECT_SOURCE_DIR}/cmake/tools/model_ubj.c)
-    target_link_libraries(iosage-model-ubj PRIVATE PkgConfig::XGB PkgConfig::JANSSON)
+  # Beside each .json file, its binary form as "<name>.bin" (empty when the
+  # file is not an XGBoost model), written by cmake/tools/model_bin.c at
+  # build time: XGBoost's own binary format, checked to give the same
+  # trees and outputs back (else UBJSON). XGBoost 1.6 loads it tens of
+  # times as fast as the JSON, and every analyze, batch and detect loads
+  # the bundle. The loader falls back to the JSON when it is empty. The
+  # tool checks each model's hash against bundle.json (the loader trusts a
+  # binary form and does not hash the JSON again at every start).
+  if(NOT TARGET iosage-model-bin)
+    add_executable(iosage-model-bin ${PROJECT_SOURCE_DIR}/cmake/tools/model_bin.c)
+    target_link_libraries(iosage-model-bin PRIVATE PkgConfig::XGB PkgConfig::JANSSON m)
   endif()
-  set(ubj_dir "${CMAKE_CURRENT_BINARY_DIR}/model_ubj_${EMB_TARGET}")
-  set(ubj_files "")
+  set(bin_dir "${CMAKE_CURRENT_BINARY_DIR}/model_bin_${EMB_TARGET}")
+  set(bin_files "")
   foreach(f IN LISTS files)
     get_filename_component(name "${f}" NAME)
     if(name MATCHES "\\.json$")
-      set(u "${ubj_dir}/${name}.ubj")
+      set(u "${bin_dir}/${name}.bin")
       # no leak reports from XGBoost in sanitized builds: a build step
       add_custom_command(OUTPUT "${u}"
-        COMMAND ${CMAKE_COMMAND} -E make_directory "${ubj_dir}"
+        COMMAND ${CMAKE_COMMAND} -E make_directory "${bin_dir}"
         COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=0 OMP_NUM_THREADS=1
-                $<TARGET_FILE:iosage-model-ubj> "${f}" "${u}"
-        DEPENDS "${f}" "${EMB_DIR}/bundle.json" iosage-model-ubj
-        COMMENT "UBJSON form of ${name} (${EMB_TARGET})" VERBATIM)
-      list(APPEND ubj_files "${u}")
+                $<TARGET_FILE:iosage-model-bin> "${f}" "${u}"
+        DEPENDS "${f}" "${EMB_DIR}/bundle.json" iosage-model-bin
+        COMMENT "binary form of ${name} (${EMB_TARGET})" VERBATIM)
+      list(APPEND bin_files "${u}")
     endif()
   endforeach()
 
@@ -73,7 +74,7 @@ function(iosage_embed_model)
   set(decl "")
   set(rows "")
   set(i 0)
-  foreach(f IN LISTS files ubj_files)
+  foreach(f IN LISTS files bin_files)
     get_filename_component(name "${f}" NAME)
     string(REPLACE "\\" "\\\\\\\\" esc "${f}")
     string(REPLACE "\"" "\\\\\\\"" esc "${esc}")
@@ -121,8 +122,8 @@ function(iosage_embed_model)
     set(out "${CMAKE_CURRENT_BINARY_DIR}/embedded_model_${EMB_TARGET}.c")
   endif()
   file(CONFIGURE OUTPUT "${out}" CONTENT "${body}" @ONLY)
-  target_sources(${EMB_TARGET} PRIVATE "${out}" ${ubj_files})
-  set_source_files_properties("${out}" PROPERTIES OBJECT_DEPENDS "${files};${ubj_files}")
+  target_sources(${EMB_TARGET} PRIVATE "${out}" ${bin_files})
+  set_source_files_properties("${out}" PROPERTIES OBJECT_DEPENDS "${files};${bin_files}")
   list(LENGTH files n)
   if(n GREATER 0)
     message(STATUS "Embedding the model bundle ${EMB_DIR} (${n} files)")

@@ -357,11 +357,15 @@ struct iosage_model_file {
 /* Load a bundle from n files in memory; label names it in errors and in
  * iosage_model_source() (e.g. "embedded"). The files are copied into
  * XGBoost; they need not outlive the call. Errors as iosage_model_load.
- * A non-empty file "<model file>.ubj" among them is taken as that model's
- * UBJSON form and loaded instead of the JSON, as given: the JSON's hash is
- * not checked then (the build, which embeds one beside each model, checks
- * it when it makes the form: cmake/tools/model_ubj.c). XGBoost loads the
- * form about four times as fast. The same holds for
+ * A non-empty file "<model file>.bin" among them is taken as that model's
+ * binary form (any form XGBoost's XGBoosterLoadModelFromBuffer reads: the
+ * build embeds XGBoost's own binary format, or UBJSON when that does not
+ * give the same model back) and loaded instead of the JSON, as given: the
+ * JSON's hash is not checked then (the build, which embeds one beside
+ * each model, checks it when it makes the form: cmake/tools/model_bin.c),
+ * and a damaged form can load as another model, so give only forms made
+ * from the JSON beside them. XGBoost 1.6 loads the binary format tens of
+ * times as fast as the JSON. The same holds for
  * iosage_savings_model_load_mem. */
 IOSAGE_API iosage_status iosage_model_load_mem(
     const struct iosage_model_file *files, size_t n, const char *label,

@@ -437,11 +437,11 @@ const unsigned char *ios_model_binary_form(const struct iosage_model_file *files
                                            size_t n, const char *name,
                                            size_t *len)
 {
-    char ubj[160];
-    if (!files || snprintf(ubj, sizeof ubj, "%s.ubj", name) >= (int)sizeof ubj)
+    char form[160];
+    if (!files || snprintf(form, sizeof form, "%s.bin", name) >= (int)sizeof form)
         return NULL;
     for (size_t i = 0; i < n; i++)
-        if (files[i].name && files[i].size > 0 && strcmp(files[i].name, ubj) == 0) {
+        if (files[i].name && files[i].size > 0 && strcmp(files[i].name, form) == 0) {
             *len = files[i].size;
             return files[i].data;
         }
@@ -554,19 +554,19 @@ static int safe_name(const char *name)
 /* The XGBoost model of slot s from its file: its binary form when the
  * files in memory hold one (the build embeds one beside each model, made
  * from the JSON after checking the JSON's hash against bundle.json:
- * cmake/tools/model_ubj.c), else the JSON, whose hash is checked here. */
+ * cmake/tools/model_bin.c), else the JSON, whose hash is checked here. */
 static iosage_status load_booster(iosage_model *m, int s, const char *file,
                                   uint64_t hash, const struct source *src,
                                   iosage_error *err)
 {
-    size_t ubj_len = 0;
-    const unsigned char *ubj =
-        ios_model_binary_form(src->files, src->n, file, &ubj_len);
+    size_t form_len = 0;
+    const unsigned char *form =
+        ios_model_binary_form(src->files, src->n, file, &form_len);
     const unsigned char *data = NULL;
     unsigned char *owned = NULL;
     size_t len = 0;
     iosage_status st = IOSAGE_OK;
-    if (!ubj) {
+    if (!form) {
         st = fetch(src, file, MAX_MODEL_FILE, &data, &len, &owned, err);
         if (st == IOSAGE_OK && ios_fnv1a64(data, len) != hash)
             st = ios_fail(err, IOSAGE_E_CORRUPT, src->label, file, -1,
@@ -574,8 +574,8 @@ static iosage_status load_booster(iosage_model *m, int s, const char *file,
                           "file_hash differs): copy the whole bundle again");
     }
     if (st == IOSAGE_OK) {
-        st = ubj ? ios_xgb_load(ubj, ubj_len, &m->booster[s], err)
-                 : ios_xgb_load(data, len, &m->booster[s], err);
+        st = form ? ios_xgb_load(form, form_len, &m->booster[s], err)
+                  : ios_xgb_load(data, len, &m->booster[s], err);
         if (st != IOSAGE_OK && err) { /* name the bundle and the file */
             snprintf(err->path, sizeof err->path, "%s", src->label);
             snprintf(err->where, sizeof err->where, "%s", file);

@@ -138,11 +138,13 @@ iosage_status ios_xgb_save(BoosterHandle b, const char **data, size_t *len,
 iosage_status ios_xgb_load(const void *data, size_t len, BoosterHandle *out,
                            iosage_error *err);
 
-/* The UBJSON form of model file name among files[0..n): an embedded bundle
- * holds one as "<name>.ubj" beside each model (cmake/embed_model.cmake),
- * which XGBoost loads about four times as fast as the JSON. NULL when there
- * is none (a directory bundle, or a build without the conversion); *len
- * gets its size. The JSON stays what the hashes check. */
+/* The binary form of model file name among files[0..n): an embedded bundle
+ * holds one as "<name>.bin" beside each model (cmake/embed_model.cmake:
+ * XGBoost's own binary format, checked when it is made to give the same
+ * model back, or UBJSON), which XGBoost loads tens of times as fast as
+ * the JSON. NULL when there is none (a directory bundle, or a build
+ * without the conversion); *len gets its size. The JSON stays what the
+ * hashes check. */
 const unsigned char *ios_model_binary_form(const struct iosage_model_file *files,
                                            size_t n, const char *name,
                                            size_t *len);

@@ -835,12 +835,12 @@ static iosage_status load_from(const char *dir,
         c->cv_spearman = real_or_nan(e, "cv_spearman");
         c->cv_mae = real_or_nan(e, "cv_median_abs_error_pp");
         st = get_file(dir, files, n_files, file, &data, &len, &owned, err);
-        size_t ubj_len = 0;
-        const unsigned char *ubj =
-            dir ? NULL : ios_model_binary_form(files, n_files, file, &ubj_len);
-        if (ubj) { /* the binary form, loaded instead (model.h) */
-            data = ubj;
-            len = ubj_len;
+        size_t form_len = 0;
+        const unsigned char *form =
+            dir ? NULL : ios_model_binary_form(files, n_files, file, &form_len);
+        if (form) { /* the binary form, loaded instead (model.h) */
+            data = form;
+            len = form_len;
         }
         if (st == IOSAGE_OK && lazy) { /* static files: at first use */
             c->form = data;

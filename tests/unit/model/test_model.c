@@ -403,7 +403,7 @@ static void remove_bundle(const char *dir)
 }
 
 /* A bundle in memory as the build embeds one: beside each model file of
- * files its UBJSON form as "<name>.ubj" (cmake/embed_model.cmake), made
+ * files its binary form as "<name>.bin" (cmake/embed_model.cmake), made
  * from the same file of from. how: 0 the real forms, 1 each one damaged
  * (its first bytes overwritten), 2 empty ones (no binary form). Returns the
  * loaded model, or NULL when the load failed. */
@@ -413,7 +413,7 @@ static iosage_model *load_forms(const struct iosage_model_file *files,
 {
     struct iosage_model_file all[2 * (IOS_MAX_SLOTS + 2)];
     char names[IOS_MAX_SLOTS + 2][160];
-    unsigned char *ubj[IOS_MAX_SLOTS + 2] = {0};
+    unsigned char *form[IOS_MAX_SLOTS + 2] = {0};
     size_t k = 0, forms = 0;
     for (size_t i = 0; i < n; i++) {
         all[k++] = files[i];
@@ -423,29 +423,29 @@ static iosage_model *load_forms(const struct iosage_model_file *files,
         const char *data = NULL;
         bst_ulong len = 0;
         assert_int_equal(ios_xgb()->XGBoosterSaveModelToBuffer(
-                             b, "{\"format\": \"ubj\"}", &len, &data), 0);
-        assert_true(len > 16 && data[0] == '{');
-        ubj[i] = malloc(len);
-        assert_non_null(ubj[i]);
-        memcpy(ubj[i], data, len);
+                             b, "{\"format\": \"deprecated\"}", &len, &data), 0);
+        assert_true(len > 16 && memcmp(data, "binf", 4) == 0);
+        form[i] = malloc(len);
+        assert_non_null(form[i]);
+        memcpy(form[i], data, len);
         ios_xgb()->XGBoosterFree(b);
         if (how == 1)
-            memset(ubj[i] + 1, 'x', 8);
-        snprintf(names[i], sizeof names[i], "%s.ubj", files[i].name);
-        all[k++] = (struct iosage_model_file){names[i], ubj[i], how == 2 ? 0 : len};
+            memset(form[i] + 1, 'x', 8);
+        snprintf(names[i], sizeof names[i], "%s.bin", files[i].name);
+        all[k++] = (struct iosage_model_file){names[i], form[i], how == 2 ? 0 : len};
         forms++;
     }
     assert_true(forms >= 2); /* the gate and a pattern at least */
     iosage_model *m = NULL;
     iosage_error err;
-    iosage_status st = iosage_model_load_mem(all, k, "mem+ubj", &m, &err);
+    iosage_status st = iosage_model_load_mem(all, k, "mem+bin", &m, &err);
     for (size_t i = 0; i < n; i++)
-        free(ubj[i]);
+        free(form[i]);
     return st == IOSAGE_OK ? m : NULL;
 }
 
 /* load_forms of files' own forms. */
-static iosage_model *load_with_ubj(const struct iosage_model_file *files,
+static iosage_model *load_with_forms(const struct iosage_model_file *files,
                                    size_t n, int how)
 {
     return load_forms(files, files, n, how);
@@ -484,9 +484,9 @@ static void train_save_load(void **state)
     size_t n = read_bundle(d1, files, bufs);
     assert_int_equal(iosage_model_load_mem(files, n, "mem", &from_mem, &err),
                      IOSAGE_OK);
-    iosage_model *from_ubj = load_with_ubj(files, n, 0);
-    assert_null(load_with_ubj(files, n, 1)); /* damaged: it is what loads */
-    iosage_model *from_empty = load_with_ubj(files, n, 2); /* the JSON */
+    iosage_model *from_form = load_with_forms(files, n, 0);
+    assert_null(load_with_forms(files, n, 1)); /* damaged: it is what loads */
+    iosage_model *from_empty = load_with_forms(files, n, 2); /* the JSON */
     /* a binary form is taken as given (the build checked the JSON it was
      * made from): with every model's JSON replaced by other bytes, the
      * bundle still loads from its forms, and without them it is refused
@@ -511,9 +511,9 @@ static void train_save_load(void **state)
     iosage_model_free(from_forms);
     assert_same_detection(m, from_dir, ds);
     assert_same_detection(m, from_mem, ds);
-    assert_same_detection(m, from_ubj, ds);
+    assert_same_detection(m, from_form, ds);
     assert_same_detection(m, from_empty, ds);
-    iosage_model_free(from_ubj);
+    iosage_model_free(from_form);
     iosage_model_free(from_empty);
     assert_true(iosage_model_data_hash(from_mem) == iosage_model_data_hash(m));
     const struct iosage_metrics *lt = iosage_model_metrics(from_mem,

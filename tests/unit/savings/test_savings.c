@@ -202,7 +202,7 @@ static void same_predictions(const iosage_savings_model *from_dir,
 }
 
 /* The default bundle's savings models loaded as the build embeds them, each
- * with its UBJSON form beside it ("<file>.ubj", cmake/embed_model.cmake):
+ * with its binary form beside it ("<file>.bin", cmake/embed_model.cmake):
  * the same predictions as from the directory; a damaged form fails the
  * load (so it is what loads). */
 static void test_savings_binary_forms(void **state)
@@ -222,8 +222,8 @@ static void test_savings_binary_forms(void **state)
     for (int damaged = 0; damaged < 2; damaged++) {
         struct iosage_model_file files[2 * N];
         uint8_t *json[N];
-        unsigned char *ubj[N] = {0};
-        char ubj_name[N][80];
+        unsigned char *form[N] = {0};
+        char form_name[N][80];
         size_t k = 0;
         for (size_t i = 0; i < N; i++) {
             char path[1024];
@@ -239,15 +239,15 @@ static void test_savings_binary_forms(void **state)
             const char *data = NULL;
             bst_ulong n = 0;
             assert_int_equal(ios_xgb()->XGBoosterSaveModelToBuffer(
-                                 b, "{\"format\": \"ubj\"}", &n, &data), 0);
-            ubj[i] = malloc(n);
-            assert_non_null(ubj[i]);
-            memcpy(ubj[i], data, n);
+                                 b, "{\"format\": \"deprecated\"}", &n, &data), 0);
+            form[i] = malloc(n);
+            assert_non_null(form[i]);
+            memcpy(form[i], data, n);
             ios_xgb()->XGBoosterFree(b);
             if (damaged)
-                memset(ubj[i] + 1, 'x', 8);
-            snprintf(ubj_name[i], sizeof ubj_name[i], "%s.ubj", names[i]);
-            files[k++] = (struct iosage_model_file){ubj_name[i], ubj[i], n};
+                memset(form[i] + 1, 'x', 8);
+            snprintf(form_name[i], sizeof form_name[i], "%s.bin", names[i]);
+            files[k++] = (struct iosage_model_file){form_name[i], form[i], n};
         }
         iosage_savings_model *from_mem = NULL, *lazy = NULL;
         iosage_status st = iosage_savings_model_load_mem(files, k, "mem", &from_mem, &err);
@@ -261,7 +261,7 @@ static void test_savings_binary_forms(void **state)
         iosage_savings_model_free(lazy);
         for (size_t i = 0; i < N; i++) {
             free(json[i]);
-            free(ubj[i]);
+            free(form[i]);
         }
         if (damaged) {
             assert_int_not_equal(st, IOSAGE_OK);
