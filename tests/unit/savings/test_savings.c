@@ -244,10 +244,10 @@ static void test_savings_binary_forms(void **state)
             assert_non_null(form[i]);
             memcpy(form[i], data, n);
             ios_xgb()->XGBoosterFree(b);
-            if (damaged)
-                memset(form[i] + 1, 'x', 8);
             snprintf(form_name[i], sizeof form_name[i], "%s.bin", names[i]);
-            files[k++] = (struct iosage_model_file){form_name[i], form[i], n};
+            /* damaged: cut in half (test_model.c says why not overwritten) */
+            files[k++] = (struct iosage_model_file){form_name[i], form[i],
+                                                    damaged ? n / 2 : n};
         }
         iosage_savings_model *from_mem = NULL, *lazy = NULL;
         iosage_status st = iosage_savings_model_load_mem(files, k, "mem", &from_mem, &err);
