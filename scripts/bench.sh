@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench, part 1: start-up and `iosage dump --all` on the shared Darshan
-# log corpus, beside the previous release and darshan-parser (issue 12).
+# log corpus, beside the previous release and darshan-parser (issue 12); and
+# `analyze` and `detect` one process a log.
 #
 #   scripts/bench.sh BUILD/iosage
 #
@@ -173,6 +174,17 @@ fails=$(field this 6 "$tmp/all")
 if [ "${fails:-0}" -gt 0 ]; then
   echo "  ($fails iosage runs failed with a status other than 0 or 3)"
 fi
+
+# What a user runs on one log: analyze (the report) and detect, one process
+# a log over the corpus; mostly start-up and loading the built-in models.
+for cmd in analyze detect; do
+  cmd_tools=("this=$iosage $cmd")
+  [ -n "$prev_bin" ] && cmd_tools+=("prev=$prev_bin $cmd")
+  run "$tmp/corpus" 1 "${cmd_tools[@]}" >"$tmp/$cmd"
+  echo "corpus, $cmd, $nlogs logs one process each (best of $rounds; per log):"
+  line "iosage $cmd" "$tmp/$cmd" this "$nlogs"
+  line "iosage $cmd, release $psha" "$tmp/$cmd" prev "$nlogs"
+done
 
 # Peak resident memory with GNU time (a process forked from the timer
 # itself would report the timer's memory as its floor).
