@@ -97,10 +97,15 @@ static int64_t shared_record_ranks(const struct ios_ref *ref)
             n = ids[k] + 1;
     double slowest = ios_fcnt(r, L->slowest_time), total = ios_rec_time(L, r);
     if (slowest > 0.0 && total > 0.0 && isfinite(total)) {
-        /* 1% slack: the times are rounded where the runtime sums them */
-        double q = ceil(total / slowest - 0.01);
-        if (q > (double)n && q < (double)NPROCS_MAX)
-            n = (int64_t)q;
+        /* rounded up, with 1% slack: the times are rounded where the
+         * runtime sums them (no ceil(): libm is loaded only when needed,
+         * src/common/ios_math.h) */
+        double x = total / slowest - 0.01;
+        if (x > 0.0 && x < (double)NPROCS_MAX) {
+            int64_t q = (int64_t)x;
+            q += (double)q < x;
+            n = q > n ? q : n;
+        }
     }
     return n;
 }
