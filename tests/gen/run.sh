@@ -5,12 +5,7 @@
 # runs recorded rather than fatal.
 set -u
 iosage=$1 bench=$2 tracer=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+. "$(dirname "$0")/../testlib.sh"
 
 cat >"$tmp/t.sweep" <<'SWEEP'
 # id        kernel    ranks repeats labels                               group flags
@@ -65,5 +60,4 @@ grep -q "bad.sweep.*line 1.*not_a_pattern" "$tmp/err" && ok || bad "bad sweep me
 "$iosage" gen "$tmp/t.sweep" 2>/dev/null
 check "no -o is a usage error" $? 2
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -13,12 +13,7 @@ command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+. "$(dirname "$0")/../testlib.sh"
 
 cat >"$tmp/t.sweep" <<'SWEEP'
 # id      kernel      ranks repeats labels                               group flags
@@ -255,5 +250,4 @@ for c in train eval detect; do
   check "$c --help" $? 0
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -10,12 +10,7 @@
 #   - a missing input: exit 1 with its name.
 set -u
 tool=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+. "$(dirname "$0")/../testlib.sh"
 export OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0
 
 bundle=$src/models/default
@@ -45,5 +40,4 @@ grep -q "do not belong together" "$tmp/err" || bad "changed model: $(cat "$tmp/e
 check "missing input: exit" "$?" 1
 grep -q "missing.json: cannot read" "$tmp/err" || bad "missing input: $(cat "$tmp/err")"
 
-echo "model_bin: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish model_bin

@@ -19,12 +19,7 @@ set -u
 iosage=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") bench=$2 tracer=$3 src=$4
 command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+. "$(dirname "$0")/../testlib.sh"
 
 # --- measure ------------------------------------------------------------------
 cat >"$tmp/t.sweep" <<'SWEEP'
@@ -148,5 +143,4 @@ else
   echo "no $data/savings.tsv: model checks skipped"
 fi
 
-echo "savings: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish savings
