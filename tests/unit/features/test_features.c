@@ -638,6 +638,25 @@ static void test_empty_and_odd_jobs(void **state)
     }
 }
 
+/* Add a shared POSIX record named name to log: fastest and slowest rank,
+ * read, write and metadata seconds, its slowest rank's seconds. */
+static void add_shared(iosage_log *log, const char *name, int64_t fastest,
+                       int64_t slowest, const double time[3], double slowest_s)
+{
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, -1);
+    r->counters[IOSAGE_POSIX_FASTEST_RANK] = fastest;
+    r->counters[IOSAGE_POSIX_SLOWEST_RANK] = slowest;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = time[0] > 0 ? 4 * MIB : 0;
+    r->counters[IOSAGE_POSIX_READS] = time[0] > 0 ? 16 : 0;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = time[1] > 0 ? 4 * MIB : 0;
+    r->counters[IOSAGE_POSIX_WRITES] = time[1] > 0 ? 16 : 0;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = time[0];
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = time[1];
+    r->fcounters[IOSAGE_POSIX_F_META_TIME] = time[2];
+    r->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = slowest_s;
+    rec_add(log, r, name);
+}
+
 /* The process count of a log with job record nprocs and one shared
  * record of read_time seconds, its slowest rank's 0.1 s, no rank named;
  * -(count) when it was not marked as replaced though nprocs is impossible,
@@ -645,12 +664,7 @@ static void test_empty_and_odd_jobs(void **state)
 static int64_t nprocs_of_one_shared(int64_t nprocs, double read_time)
 {
     iosage_log *log = new_log(nprocs, 1.0);
-    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/d/b", -1);
-    r->counters[IOSAGE_POSIX_FASTEST_RANK] = -1;
-    r->counters[IOSAGE_POSIX_SLOWEST_RANK] = -1;
-    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = read_time;
-    r->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.1;
-    rec_add(log, r, "/d/b");
+    add_shared(log, "/d/b", -1, -1, (const double[3]){read_time, 0, 0}, 0.1);
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
     int impossible = nprocs <= 0 || nprocs > 100000000;
@@ -673,27 +687,12 @@ static void test_nprocs_proved_by_shared_records(void **state)
 {
     (void)state;
     iosage_log *log = new_log(4427712942739450220LL, 1.0);
-    iosage_record *a = tu_rec_new(IOSAGE_MOD_POSIX, "/d/a", -1);
-    a->counters[IOSAGE_POSIX_FASTEST_RANK] = 2;
-    a->counters[IOSAGE_POSIX_SLOWEST_RANK] = 0;
-    a->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 4 * MIB;
-    a->counters[IOSAGE_POSIX_WRITES] = 16;
-    a->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 0.01;
-    a->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.01;
-    rec_add(log, a, "/d/a");
+    add_shared(log, "/d/a", 2, 0, (const double[3]){0, 0.01, 0}, 0.01);
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
     assert_int_equal(t->job.nprocs, 3); /* rank 2 named */
     iosage_file_table_free(t);
-    iosage_record *b = tu_rec_new(IOSAGE_MOD_POSIX, "/d/b", -1);
-    b->counters[IOSAGE_POSIX_FASTEST_RANK] = 1;
-    b->counters[IOSAGE_POSIX_SLOWEST_RANK] = 0;
-    b->counters[IOSAGE_POSIX_BYTES_READ] = 4 * MIB;
-    b->counters[IOSAGE_POSIX_READS] = 16;
-    b->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.13;
-    b->fcounters[IOSAGE_POSIX_F_META_TIME] = 0.16;
-    b->fcounters[IOSAGE_POSIX_F_SLOWEST_RANK_TIME] = 0.077;
-    rec_add(log, b, "/d/b");
+    add_shared(log, "/d/b", 1, 0, (const double[3]){0.13, 0, 0.16}, 0.077);
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
     assert_int_equal(t->job.nprocs, 4);
     assert_int_equal(t->job.nprocs_suspect, 1);
