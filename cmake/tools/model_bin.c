@@ -147,6 +147,25 @@ static int same_trees(BoosterHandle a, BoosterHandle b)
     return same;
 }
 
+/* A copy of b's predictions on m as config how asks (malloc'd; *n
+ * values), or NULL. */
+static float *outputs(BoosterHandle b, DMatrixHandle m, const char *how,
+                      size_t *n)
+{
+    const bst_ulong *shape = NULL;
+    bst_ulong dim = 0;
+    const float *out = NULL;
+    if (XGBoosterPredictFromDMatrix(b, m, how, &shape, &dim, &out) != 0)
+        return NULL;
+    *n = 1;
+    for (bst_ulong d = 0; d < dim; d++)
+        *n *= shape[d];
+    float *copy = malloc(sizeof *copy * (*n ? *n : 1));
+    if (copy)
+        memcpy(copy, out, sizeof *copy * *n);
+    return copy;
+}
+
 /* 1 when a and b give bit for bit the same margins and SHAP contributions
  * on ROWS fixed rows of the model's features: a missing value, zeros,
  * values in [0, 1) and up to 10^6, negative ones. */
@@ -179,24 +198,11 @@ static int same_outputs(BoosterHandle a, BoosterHandle b)
         "{\"type\": 2, \"training\": false, \"iteration_begin\": 0, "
         "\"iteration_end\": 0, \"strict_shape\": false}"};
     for (int k = 0; same && k < 2; k++) {
-        const bst_ulong *shape = NULL;
-        bst_ulong dim = 0;
-        const float *out = NULL;
-        same = XGBoosterPredictFromDMatrix(a, m, how[k], &shape, &dim, &out) == 0;
-        size_t n = 1;
-        for (bst_ulong d = 0; same && d < dim; d++)
-            n *= shape[d];
-        float *first = same ? malloc(sizeof *first * n) : NULL;
-        same = first != NULL;
-        if (same)
-            memcpy(first, out, sizeof *first * n);
-        same = same && XGBoosterPredictFromDMatrix(b, m, how[k], &shape, &dim,
-                                                   &out) == 0;
-        size_t n2 = 1;
-        for (bst_ulong d = 0; same && d < dim; d++)
-            n2 *= shape[d];
-        same = same && n2 == n && memcmp(first, out, sizeof *first * n) == 0;
-        free(first);
+        size_t na = 0, nb = 0;
+        float *oa = outputs(a, m, how[k], &na), *ob = outputs(b, m, how[k], &nb);
+        same = oa && ob && na == nb && memcmp(oa, ob, sizeof *oa * na) == 0;
+        free(oa);
+        free(ob);
     }
     if (m)
         XGDMatrixFree(m);
