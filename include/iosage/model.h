@@ -165,9 +165,6 @@ typedef struct iosage_dataset {
                           not hashed */
     char **kernels;    /* one per row: the manifest's kernel column, or
                           NULL when it has none; not hashed */
-    uint32_t *criteria; /* generated runs only (else NULL): one per row,
-                          the patterns the written criteria (`iosage
-                          label`) find in the log; not hashed */
 } iosage_dataset;
 
 /* A dataset of n_rows zeroed rows for the caller to fill (run_ids NULL).

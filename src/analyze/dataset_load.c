@@ -164,8 +164,7 @@ static iosage_status read_manifest(const char *dir, struct manifest *m,
 /* Features of one row's log into x and its path (malloc'd) into *where;
  * IOSAGE_OK, or why it was skipped. */
 static iosage_status row_features(const char *dir, const struct mrow *r,
-                                  float *x, uint32_t *criteria, char **where,
-                                  iosage_error *err)
+                                  float *x, char **where, iosage_error *err)
 {
     char path[4096];
     *where = NULL;
@@ -177,15 +176,8 @@ static iosage_status row_features(const char *dir, const struct mrow *r,
     struct iosage_analyze_options o = {.stage = IOSAGE_ANALYZE_FEATURES};
     iosage_analysis *a = NULL;
     iosage_status st = iosage_analyze(path, &o, &a, err);
-    if (st == IOSAGE_OK) {
+    if (st == IOSAGE_OK)
         memcpy(x, a->x, sizeof a->x);
-        struct iosage_label_result lab;
-        iosage_label_table_verdicts(a->log, a->table, &lab);
-        *criteria = 0;
-        for (int k = 0; k < lab.n_patterns; k++)
-            if (lab.present[k])
-                *criteria |= 1u << k;
-    }
     iosage_analysis_free(a);
     if (st == IOSAGE_OK && !(*where = strdup(path)))
         st = ios_fail(err, IOSAGE_E_NOMEM, r->log, "", -1, "no memory");
@@ -224,8 +216,7 @@ static iosage_status fill_dataset(const char *dir, struct manifest *m,
         struct mrow *r = &m->rows[i];
         const char *id = r->run_id; /* the same string once handed over */
         iosage_error why;
-        uint32_t criteria = 0;
-        iosage_status st = row_features(dir, r, ds->x + out * NF, &criteria,
+        iosage_status st = row_features(dir, r, ds->x + out * NF,
                                         &ds->logs[out], &why);
         if (st == IOSAGE_E_NOMEM) {
             *err = why;
@@ -235,10 +226,8 @@ static iosage_status fill_dataset(const char *dir, struct manifest *m,
             ds->n_skipped++;
         } else {
             ds->labels[out] = r->labels;
-            if (m->generated) {
+            if (m->generated)
                 reachable_labels(ds, out, share);
-                ds->criteria[out] = criteria;
-            }
             ds->split[out] = r->split;
             ds->run_ids[out] = r->run_id;
             r->run_id = NULL; /* now the dataset's */
@@ -271,10 +260,7 @@ iosage_status iosage_dataset_load(const char *dir, iosage_dataset_cb cb,
         ds->logs = calloc(m.n ? m.n : 1, sizeof *ds->logs);
         if (m.col_kernel >= 0)
             ds->kernels = calloc(m.n ? m.n : 1, sizeof *ds->kernels);
-        if (m.generated)
-            ds->criteria = calloc(m.n ? m.n : 1, sizeof *ds->criteria);
-        if (!ds->run_ids || !ds->logs || (m.col_kernel >= 0 && !ds->kernels) ||
-            (m.generated && !ds->criteria))
+        if (!ds->run_ids || !ds->logs || (m.col_kernel >= 0 && !ds->kernels))
             st = ios_fail(err, IOSAGE_E_NOMEM, dir, "", -1, "no memory");
     }
     if (st == IOSAGE_OK)

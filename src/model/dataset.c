@@ -87,7 +87,6 @@ void iosage_dataset_free(iosage_dataset *ds)
     free(ds->run_ids);
     free(ds->logs);
     free(ds->kernels);
-    free(ds->criteria);
     free(ds->x);
     free(ds->labels);
     free(ds->split);

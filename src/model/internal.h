@@ -104,7 +104,6 @@ struct ios_boost_job {
     DMatrixHandle train;        /* labels already set */
     DMatrixHandle valid;        /* labels set, or NULL */
     const float *valid_labels;  /* the same labels, n_valid of them */
-    const float *valid_weights; /* n_valid weights, or NULL: all 1 */
     size_t n_valid;
     double scale_pos_weight;
     const struct iosage_train_params *p;

@@ -60,14 +60,12 @@ struct rows {
     size_t n;
     float *x;
     uint32_t *labels;
-    uint32_t *criteria; /* the dataset's, or 0 for every row */
 };
 
 static void rows_free(struct rows *r)
 {
     free(r->x);
     free(r->labels);
-    free(r->criteria);
     memset(r, 0, sizeof *r);
 }
 
@@ -79,8 +77,7 @@ static iosage_status rows_of(const iosage_dataset *ds, int split,
         r->n += ds->split[i] == split;
     r->x = malloc((r->n ? r->n : 1) * NF * sizeof *r->x);
     r->labels = malloc((r->n ? r->n : 1) * sizeof *r->labels);
-    r->criteria = calloc(r->n ? r->n : 1, sizeof *r->criteria);
-    if (!r->x || !r->labels || !r->criteria) {
+    if (!r->x || !r->labels) {
         rows_free(r);
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "train", -1, "no memory");
     }
@@ -89,7 +86,6 @@ static iosage_status rows_of(const iosage_dataset *ds, int split,
         if (ds->split[i] != split)
             continue;
         memcpy(r->x + k * NF, ds->x + i * NF, NF * sizeof *r->x);
-        r->criteria[k] = ds->criteria ? ds->criteria[i] : 0;
         r->labels[k++] = ds->labels[i];
     }
     return IOSAGE_OK;
@@ -101,24 +97,6 @@ static int target(uint32_t labels, int slot)
     return slot == 0 ? labels != 0 : (int)((labels >> (slot - 1)) & 1);
 }
 
-/* Is a row's target for slot uncertain: the configuration does not claim
- * what the written criteria find in its log (for the gate: a healthy
- * configuration in which they find a pattern)? */
-static int uncertain(uint32_t labels, uint32_t criteria, int slot)
-{
-    static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("IOSAGE_MASK_CONFLICTS");
-        on = e && *e == '1';
-    }
-    if (!on)
-        return 0;
-    if (slot == 0)
-        return labels == 0 && criteria != 0;
-    uint32_t bit = 1u << (slot - 1);
-    return !(labels & bit) && (criteria & bit);
-}
-
 /* Working state of one training call. */
 struct trainer {
     const struct iosage_train_params *p;
@@ -127,8 +105,6 @@ struct trainer {
     float *xmask;   /* the train rows with the slot's unused features
                        missing (feature_sets) */
     float *ytrain, *yvalid, *scores;
-    float *wtrain, *wvalid; /* row weights: 0 for an uncertain target */
-    float *vscores;         /* the validation scores of certain rows */
     uint8_t *truth;
     iosage_model *m;
 };
@@ -210,25 +186,18 @@ static iosage_status slot_matrix(struct trainer *t, int slot,
 }
 
 static iosage_status set_labels(struct trainer *t, int slot, int64_t *pos,
-                                int64_t *neg, iosage_error *err)
+                                iosage_error *err)
 {
     *pos = 0;
-    *neg = 0;
     for (size_t i = 0; i < t->train.n; i++) {
         t->ytrain[i] = (float)target(t->train.labels[i], slot);
-        t->wtrain[i] = uncertain(t->train.labels[i], t->train.criteria[i],
-                                 slot) ? 0.0f : 1.0f;
-        *pos += t->wtrain[i] > 0 && t->ytrain[i] > 0;
-        *neg += t->wtrain[i] > 0 && !(t->ytrain[i] > 0);
+        *pos += t->ytrain[i] > 0;
     }
     for (size_t i = 0; i < t->valid.n; i++) {
         t->yvalid[i] = (float)target(t->valid.labels[i], slot);
-        t->wvalid[i] = uncertain(t->valid.labels[i], t->valid.criteria[i],
-                                 slot) ? 0.0f : 1.0f;
+        t->truth[i] = t->yvalid[i] > 0;
     }
     if (ios_xgb()->XGDMatrixSetFloatInfo(t->dtrain, "label", t->ytrain,
-                              (bst_ulong)t->train.n) != 0 ||
-        ios_xgb()->XGDMatrixSetFloatInfo(t->dtrain, "weight", t->wtrain,
                               (bst_ulong)t->train.n) != 0 ||
         (t->dvalid && ios_xgb()->XGDMatrixSetFloatInfo(t->dvalid, "label", t->yvalid,
                                             (bst_ulong)t->valid.n) != 0))
@@ -239,20 +208,19 @@ static iosage_status set_labels(struct trainer *t, int slot, int64_t *pos,
 static iosage_status train_slot(struct trainer *t, int slot, iosage_error *err)
 {
     struct ios_slot_info *info = &t->m->slot[slot];
-    int64_t pos, neg;
+    int64_t pos;
     iosage_status st = slot_matrix(t, slot, err);
     if (st == IOSAGE_OK)
-        st = set_labels(t, slot, &pos, &neg, err);
+        st = set_labels(t, slot, &pos, err);
     if (st != IOSAGE_OK)
         return st;
     info->train_pos = pos;
-    info->train_neg = neg;
+    info->train_neg = (int64_t)t->train.n - pos;
     info->scale_pos_weight = (double)(info->train_neg ? info->train_neg : 1) /
                              (double)(pos ? pos : 1);
     struct ios_boost_job job = {
         .train = t->dtrain, .valid = t->dvalid, .valid_labels = t->yvalid,
-        .n_valid = t->valid.n, .valid_weights = t->wvalid,
-        .scale_pos_weight = info->scale_pos_weight,
+        .n_valid = t->valid.n, .scale_pos_weight = info->scale_pos_weight,
         .p = t->p, .model = slot, .n_models = t->m->n_slots,
         .id = ios_slot_id(slot)};
     st = ios_xgb_boost(&job, &t->m->booster[slot], &info->rounds, err);
@@ -261,14 +229,7 @@ static iosage_status train_slot(struct trainer *t, int slot, iosage_error *err)
                              t->scores, err);
     if (st != IOSAGE_OK)
         return st;
-    size_t nv = 0; /* the certain rows pick the threshold */
-    for (size_t i = 0; i < t->valid.n; i++) {
-        if (t->wvalid[i] > 0) {
-            t->vscores[nv] = t->scores[i];
-            t->truth[nv++] = t->yvalid[i] > 0;
-        }
-    }
-    info->threshold = ios_threshold_pick(t->vscores, t->truth, nv,
+    info->threshold = ios_threshold_pick(t->scores, t->truth, t->valid.n,
                                          &info->validation_f1,
                                          &info->threshold_source);
     info->validation_f1 = ios_round6(info->validation_f1);
@@ -320,13 +281,10 @@ static iosage_status trainer_init(struct trainer *t, const iosage_dataset *ds,
     t->yvalid = malloc(nv * sizeof *t->yvalid);
     t->scores = malloc(nv * sizeof *t->scores);
     t->truth = malloc(nv * sizeof *t->truth);
-    t->wtrain = malloc(t->train.n * sizeof *t->wtrain);
-    t->wvalid = malloc(nv * sizeof *t->wvalid);
-    t->vscores = malloc(nv * sizeof *t->vscores);
     t->xmask = malloc(t->train.n * NF * sizeof *t->xmask);
     t->m = ios_model_new();
     if (!t->ytrain || !t->yvalid || !t->scores || !t->truth || !t->m ||
-        !t->xmask || !t->wtrain || !t->wvalid || !t->vscores)
+        !t->xmask)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, "train", -1, "no memory");
     if (t->valid.n)
         st = ios_xgb_matrix(t->valid.x, t->valid.n, &t->dvalid, err);
@@ -346,9 +304,6 @@ static void trainer_done(struct trainer *t)
     free(t->yvalid);
     free(t->scores);
     free(t->truth);
-    free(t->wtrain);
-    free(t->wvalid);
-    free(t->vscores);
     iosage_model_free(t->m);
 }
 

@@ -163,18 +163,13 @@ static iosage_status valid_loss(BoosterHandle b, const struct ios_boost_job *job
     const float *pred;
     if (ios_xgb()->XGBoosterPredictFromDMatrix(b, job->valid, cfg, &shape, &dim, &pred))
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "predict");
-    double sum = 0, weight = 0;
+    double sum = 0;
     for (size_t i = 0; i < job->n_valid; i++) {
-        double w = job->valid_weights ? job->valid_weights[i] : 1.0;
-        if (!(w > 0))
-            continue;
         double q = pred[i];
         q = q < 1e-15 ? 1e-15 : q > 1 - 1e-15 ? 1 - 1e-15 : q;
-        sum -= w * (job->valid_labels[i] > 0.5f ? ios_libm()->log(q)
-                                                : ios_libm()->log(1 - q));
-        weight += w;
+        sum -= job->valid_labels[i] > 0.5f ? ios_libm()->log(q) : ios_libm()->log(1 - q);
     }
-    *loss = weight > 0 ? sum / weight : 0.0;
+    *loss = sum / (double)job->n_valid;
     return IOSAGE_OK;
 }
 
