@@ -32,7 +32,9 @@ function(iosage_embed_model)
   set(files "")
   foreach(f IN LISTS all_files)
     get_filename_component(name "${f}" NAME)
-    if(NOT name MATCHES "^\\.")
+    # hidden files, and the binary forms `iosage train` writes beside its
+    # models: the build makes its own from the JSON (below)
+    if(NOT name MATCHES "^\\." AND NOT name MATCHES "\\.bin$")
       list(APPEND files "${f}")
     endif()
   endforeach()
@@ -50,8 +52,12 @@ function(iosage_embed_model)
   # tool checks each model's hash against bundle.json (the loader trusts a
   # binary form and does not hash the JSON again at every start).
   if(NOT TARGET iosage-model-bin)
+    # the check itself is the library's (src/model/xgb_form.c): taken from
+    # the static archive, which holds no embedded bundle
     add_executable(iosage-model-bin ${PROJECT_SOURCE_DIR}/cmake/tools/model_bin.c)
-    target_link_libraries(iosage-model-bin PRIVATE PkgConfig::XGB PkgConfig::JANSSON m)
+    target_include_directories(iosage-model-bin PRIVATE ${PROJECT_SOURCE_DIR}/src/model
+                               ${PROJECT_SOURCE_DIR}/src/common ${XGB_INCLUDE_DIRS})
+    target_link_libraries(iosage-model-bin PRIVATE iosage_static PkgConfig::JANSSON m)
   endif()
   set(bin_dir "${CMAKE_CURRENT_BINARY_DIR}/model_bin_${EMB_TARGET}")
   set(bin_files "")

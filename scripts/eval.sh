@@ -39,7 +39,7 @@ if [ -s "$data/savings.tsv" ]; then
 fi
 t1=$(date +%s.%N)
 same=yes
-for f in "$bundle"/*.json; do
+for f in "$bundle"/*.json "$bundle"/*.bin; do
   name=$(basename "$f")
   [ "$name" = cards.json ] && continue
   cmp -s "$f" "$out/retrained/$name" || { same=no; echo "differs: $name"; }

@@ -208,17 +208,21 @@ static json_t *data_json(const iosage_model *m)
     return NULL;
 }
 
-static json_t *slot_json(const iosage_model *m, int s, uint64_t hash)
+static json_t *slot_json(const iosage_model *m, int s, const uint64_t hash[2])
 {
     const struct ios_slot_info *in = &m->slot[s];
     char file[128], hash_text[40];
     snprintf(file, sizeof file, "%s.json", ios_slot_id(s));
-    snprintf(hash_text, sizeof hash_text, "fnv1a64:%016" PRIx64, hash);
+    snprintf(hash_text, sizeof hash_text, "fnv1a64:%016" PRIx64, hash[0]);
     json_t *o = json_object();
     int rc = o ? 0 : -1;
     rc |= put(o, "id", json_string(ios_slot_id(s)));
     rc |= put(o, "file", json_string(file));
     rc |= put(o, "file_hash", json_string(hash_text));
+    if (hash[1]) { /* its binary form, <file>.bin (ios_model_write_form) */
+        snprintf(hash_text, sizeof hash_text, "fnv1a64:%016" PRIx64, hash[1]);
+        rc |= put(o, "binary_hash", json_string(hash_text));
+    }
     rc |= put(o, "threshold", json_real(in->threshold));
     rc |= put(o, "threshold_source",
               json_string(in->threshold_source == IOS_THR_VALIDATION
@@ -234,7 +238,8 @@ static json_t *slot_json(const iosage_model *m, int s, uint64_t hash)
     return NULL;
 }
 
-static int add_lists(json_t *o, const iosage_model *m, const uint64_t *hash)
+static int add_lists(json_t *o, const iosage_model *m,
+                     const uint64_t (*hash)[2])
 {
     json_t *feats = json_array(), *pats = json_array(), *models = json_array();
     json_t *metrics = json_object();
@@ -262,7 +267,7 @@ static int add_lists(json_t *o, const iosage_model *m, const uint64_t *hash)
     return rc;
 }
 
-static json_t *bundle_json(const iosage_model *m, const uint64_t *hash)
+static json_t *bundle_json(const iosage_model *m, const uint64_t (*hash)[2])
 {
     json_t *o = json_object();
     int rc = o ? 0 : -1;
@@ -302,9 +307,36 @@ iosage_status ios_model_write_file(const char *dir, const char *name,
     return IOSAGE_OK;
 }
 
-/* Write every model file; hash[s] gets the hash of slot s's file. */
+/* See internal.h. */
+iosage_status ios_model_write_form(const char *dir, const char *name,
+                                   BoosterHandle b, uint64_t *hash,
+                                   iosage_error *err)
+{
+    char form_name[160];
+    size_t len = 0;
+    *hash = 0;
+    if (snprintf(form_name, sizeof form_name, "%s.bin", name) >=
+        (int)sizeof form_name)
+        return ios_fail(err, IOSAGE_E_LIMIT, dir, name, -1, "name too long");
+    unsigned char *form = ios_xgb_binary_form(b, &len);
+    if (!form) { /* no form that gives the same model: none stale either */
+        char path[4096];
+        if (snprintf(path, sizeof path, "%s/%s", dir, form_name) <
+            (int)sizeof path)
+            (void)unlink(path);
+        return IOSAGE_OK;
+    }
+    iosage_status st = ios_model_write_file(dir, form_name, form, len, err);
+    if (st == IOSAGE_OK)
+        *hash = ios_fnv1a64(form, len);
+    free(form);
+    return st;
+}
+
+/* Write every model file and its binary form; hash[s] gets the hashes of
+ * slot s's file and form (0: no form). */
 static iosage_status save_models(const iosage_model *m, const char *dir,
-                                 uint64_t *hash, iosage_error *err)
+                                 uint64_t (*hash)[2], iosage_error *err)
 {
     for (int s = 0; s < m->n_slots; s++) {
         const char *data = NULL;
@@ -313,9 +345,12 @@ static iosage_status save_models(const iosage_model *m, const char *dir,
         snprintf(name, sizeof name, "%s.json", ios_slot_id(s));
         iosage_status st = ios_xgb_save(m->booster[s], &data, &len, err);
         if (st == IOSAGE_OK) {
-            hash[s] = ios_fnv1a64(data, len);
+            hash[s][0] = ios_fnv1a64(data, len);
             st = ios_model_write_file(dir, name, data, len, err);
         }
+        if (st == IOSAGE_OK)
+            st = ios_model_write_form(dir, name, m->booster[s], &hash[s][1],
+                                      err);
         if (st != IOSAGE_OK)
             return st;
     }
@@ -331,7 +366,7 @@ iosage_status iosage_model_save(const iosage_model *m, const char *dir,
         return ios_fail(err, IOSAGE_E_IO, dir, "", -1, "cannot create: %s",
                         strerror(errno));
     ios_xgb_capture_log();
-    uint64_t hash[IOS_MAX_SLOTS] = {0};
+    uint64_t hash[IOS_MAX_SLOTS][2] = {{0}};
     iosage_status st = save_models(m, dir, hash, err);
     if (st != IOSAGE_OK)
         return st;
@@ -448,6 +483,29 @@ const unsigned char *ios_model_binary_form(const struct iosage_model_file *files
     return NULL;
 }
 
+/* See internal.h. */
+unsigned char *ios_model_dir_form(const char *dir, const char *name,
+                                  uint64_t want, const char *xgboost_version,
+                                  size_t *len)
+{
+    char path[4096];
+    unsigned char *form = NULL;
+    *len = 0;
+    if (!dir || want == 0 || !xgboost_version ||
+        strcmp(xgboost_version, ios_xgb_version()) != 0 ||
+        snprintf(path, sizeof path, "%s/%s.bin", dir, name) >= (int)sizeof path)
+        return NULL;
+    /* a missing or unreadable form is not an error: the JSON is there */
+    if (read_file(path, MAX_MODEL_FILE, &form, len, NULL) != IOSAGE_OK)
+        return NULL;
+    if (ios_fnv1a64(form, *len) != want) {
+        free(form);
+        *len = 0;
+        return NULL;
+    }
+    return form;
+}
+
 /* --- bundle.json in ------------------------------------------------------- */
 
 /* Fill err with one line about the bundle (path = its label, where =
@@ -551,17 +609,25 @@ static int safe_name(const char *name)
            strlen(name) < 128;
 }
 
-/* The XGBoost model of slot s from its file: its binary form when the
- * files in memory hold one (the build embeds one beside each model, made
- * from the JSON after checking the JSON's hash against bundle.json:
- * cmake/tools/model_bin.c), else the JSON, whose hash is checked here. */
+/* The XGBoost model of slot s from its file: its binary form when there
+ * is one (the build embeds one beside each model, made from the JSON
+ * after checking the JSON's hash against bundle.json:
+ * cmake/tools/model_bin.c; `iosage train` writes one beside each model of
+ * a directory bundle, whose hash bundle.json lists: ios_model_dir_form),
+ * else the JSON, whose hash is checked here. */
 static iosage_status load_booster(iosage_model *m, int s, const char *file,
-                                  uint64_t hash, const struct source *src,
-                                  iosage_error *err)
+                                  uint64_t hash, uint64_t form_hash,
+                                  const char *xgboost_version,
+                                  const struct source *src, iosage_error *err)
 {
     size_t form_len = 0;
+    unsigned char *dir_form =
+        src->dir ? ios_model_dir_form(src->dir, file, form_hash,
+                                      xgboost_version, &form_len)
+                 : NULL;
     const unsigned char *form =
-        ios_model_binary_form(src->files, src->n, file, &form_len);
+        dir_form ? dir_form
+                 : ios_model_binary_form(src->files, src->n, file, &form_len);
     const unsigned char *data = NULL;
     unsigned char *owned = NULL;
     size_t len = 0;
@@ -582,10 +648,20 @@ static iosage_status load_booster(iosage_model *m, int s, const char *file,
         }
     }
     free(owned);
+    free(dir_form);
     return st;
 }
 
+/* See internal.h. */
+uint64_t ios_model_hash_value(const char *text)
+{
+    if (!text || strncmp(text, "fnv1a64:", 8) != 0 || strlen(text) != 24)
+        return 0;
+    return strtoull(text + 8, NULL, 16);
+}
+
 static iosage_status load_slot(iosage_model *m, int s, const json_t *e,
+                               const char *xgboost_version,
                                const struct source *src, iosage_error *err)
 {
     struct ios_slot_info *in = &m->slot[s];
@@ -614,7 +690,8 @@ static iosage_status load_slot(iosage_model *m, int s, const json_t *e,
         return bundle_fail(err, IOSAGE_E_CORRUPT, src,
                            "model '%s' has no file_hash", id);
     in->file_hash = strtoull(hash + 8, NULL, 16);
-    return load_booster(m, s, file, in->file_hash, src, err);
+    return load_booster(m, s, file, in->file_hash, ios_model_hash_value(str_of(e, "binary_hash")),
+                        xgboost_version, src, err);
 }
 
 static iosage_status load_slots(const json_t *root, iosage_model *m,
@@ -625,9 +702,10 @@ static iosage_status load_slots(const json_t *root, iosage_model *m,
         return bundle_fail(err, IOSAGE_E_CORRUPT, src,
                            "%zu models listed, expected %d (gate + "
                            "patterns)", json_array_size(models), m->n_slots);
+    const char *xgboost_version = str_of(root, "xgboost_version");
     for (int s = 0; s < m->n_slots; s++) {
         iosage_status st = load_slot(m, s, json_array_get(models, (size_t)s),
-                                     src, err);
+                                     xgboost_version, src, err);
         if (st != IOSAGE_OK)
             return st;
     }

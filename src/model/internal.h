@@ -34,6 +34,7 @@ struct ios_xgb_api {
     __typeof__(&XGBoostVersion) XGBoostVersion;
     __typeof__(&XGBoosterBoostedRounds) XGBoosterBoostedRounds;
     __typeof__(&XGBoosterCreate) XGBoosterCreate;
+    __typeof__(&XGBoosterDumpModelEx) XGBoosterDumpModelEx;
     __typeof__(&XGBoosterFree) XGBoosterFree;
     __typeof__(&XGBoosterGetNumFeature) XGBoosterGetNumFeature;
     __typeof__(&XGBoosterLoadModelFromBuffer) XGBoosterLoadModelFromBuffer;
@@ -149,6 +150,14 @@ const unsigned char *ios_model_binary_form(const struct iosage_model_file *files
                                            size_t n, const char *name,
                                            size_t *len);
 
+/* XGBoost's own binary form of b (the "deprecated" format, which XGBoost
+ * loads tens of times as fast as the JSON), when loading it gives back
+ * exactly b: the same trees and bit for bit the same margins and SHAP
+ * contributions on fixed rows (xgb_form.c). A malloc'd copy of *len
+ * bytes, or NULL when the form differs, XGBoost cannot write it, or
+ * memory runs out. */
+unsigned char *ios_xgb_binary_form(BoosterHandle b, size_t *len);
+
 /* Set nthread on a booster (0: all cores). */
 iosage_status ios_xgb_threads(BoosterHandle b, int n, iosage_error *err);
 
@@ -209,6 +218,27 @@ void ios_detect_apply(const iosage_model *m, double gate,
 iosage_status ios_model_write_file(const char *dir, const char *name,
                                    const void *data, size_t len,
                                    iosage_error *err);
+
+/* Beside model file dir/name, its binary form dir/<name>.bin
+ * (ios_xgb_binary_form): *hash gets the form's FNV-1a 64 hash, which the
+ * bundle's list records, or 0 when b has no form that gives it back
+ * exactly (then no .bin file is left there, and loaders read the JSON). */
+iosage_status ios_model_write_form(const char *dir, const char *name,
+                                   BoosterHandle b, uint64_t *hash,
+                                   iosage_error *err);
+
+/* The hash of "fnv1a64:<16 hex digits>", or 0 when text is NULL or not
+ * of that form. */
+uint64_t ios_model_hash_value(const char *text);
+
+/* The binary form of model file name in directory dir (<name>.bin, as
+ * ios_model_write_form wrote it), when its hash is want (non-zero) and
+ * the bundle was written by this XGBoost (xgboost_version, as
+ * ios_xgb_version() says it); NULL otherwise, and the caller loads the
+ * JSON. The bytes are malloc'd (*len of them). */
+unsigned char *ios_model_dir_form(const char *dir, const char *name,
+                                  uint64_t want, const char *xgboost_version,
+                                  size_t *len);
 
 /* A model with no boosters yet (n_patterns from the registry). */
 iosage_model *ios_model_new(void);

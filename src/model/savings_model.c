@@ -22,6 +22,7 @@
  * and savings-<change_id>.json (the XGBoost models).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -668,7 +669,10 @@ static BoosterHandle booster_of(const iosage_savings_model *cm, int i)
 
 /* --- Saving and loading ---------------------------------------------------- */
 
-static json_t *meta_json(const iosage_savings_model *m)
+/* savings.json: what every change's model is; form_hash[i] is the hash
+ * of change i's binary form (0: none). */
+static json_t *meta_json(const iosage_savings_model *m,
+                         const uint64_t *form_hash)
 {
     json_t *o = json_object(), *list = json_array();
     if (!o || !list) {
@@ -680,6 +684,7 @@ static json_t *meta_json(const iosage_savings_model *m)
     json_object_set_new(o, "version", json_integer(1));
     json_object_set_new(o, "feature_schema",
                         json_integer(IOSAGE_FEATURE_SCHEMA_VERSION));
+    json_object_set_new(o, "xgboost_version", json_string(ios_xgb_version()));
     json_object_set_new(o, "target", json_string(
         "share of the job's I/O time the change saves: 1 - 1/(median pair "
         "ratio), clipped to [-1, 1]"));
@@ -691,6 +696,11 @@ static json_t *meta_json(const iosage_savings_model *m)
         json_object_set_new(e, "pattern", json_string(c->pattern));
         json_object_set_new(e, "change_id", json_string(c->change_id));
         json_object_set_new(e, "file", json_string(file));
+        if (form_hash[i]) { /* <file>.bin (ios_model_write_form) */
+            char hash[40];
+            snprintf(hash, sizeof hash, "fnv1a64:%016" PRIx64, form_hash[i]);
+            json_object_set_new(e, "binary_hash", json_string(hash));
+        }
         json_object_set_new(e, "measured_rows", json_integer(c->measured_rows));
         json_object_set_new(e, "healthy_rows", json_integer(c->healthy_rows));
         json_object_set_new(e, "residual_p10", ios_json_real(ios_round6(c->resid_lo)));
@@ -708,6 +718,7 @@ iosage_status iosage_savings_model_save(const iosage_savings_model *m,
                                         const char *dir, iosage_error *err)
 {
     iosage_status st = IOSAGE_OK;
+    uint64_t form_hash[IOSAGE_SAVINGS_MAX_CHANGES] = {0};
     for (int i = 0; i < m->n && st == IOSAGE_OK; i++) {
         const char *data = NULL;
         size_t len = 0;
@@ -720,8 +731,10 @@ iosage_status iosage_savings_model_save(const iosage_savings_model *m,
                           m->c[i].change_id);
         if (st == IOSAGE_OK)
             st = ios_model_write_file(dir, file, data, len, err);
+        if (st == IOSAGE_OK)
+            st = ios_model_write_form(dir, file, b, &form_hash[i], err);
     }
-    json_t *o = st == IOSAGE_OK ? meta_json(m) : NULL;
+    json_t *o = st == IOSAGE_OK ? meta_json(m, form_hash) : NULL;
     char *text = o ? ios_json_dumps(o, JSON_INDENT(2)) : NULL;
     json_decref(o);
     if (st == IOSAGE_OK && !text)
@@ -811,6 +824,8 @@ static iosage_status load_from(const char *dir,
         json_decref(o);
         return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1, "out of memory");
     }
+    const char *xgboost_version =
+        json_string_value(json_object_get(o, "xgboost_version"));
     size_t i;
     json_t *e;
     json_array_foreach(list, i, e) {
@@ -834,13 +849,26 @@ static iosage_status load_from(const char *dir,
         c->resid_hi = real_or_nan(e, "residual_p90");
         c->cv_spearman = real_or_nan(e, "cv_spearman");
         c->cv_mae = real_or_nan(e, "cv_median_abs_error_pp");
-        st = get_file(dir, files, n_files, file, &data, &len, &owned, err);
+        /* the binary form, loaded instead when there is one: the build's
+         * beside each embedded model, `savings train`'s beside each file
+         * of a directory bundle (internal.h) */
         size_t form_len = 0;
-        const unsigned char *form =
-            dir ? NULL : ios_model_binary_form(files, n_files, file, &form_len);
-        if (form) { /* the binary form, loaded instead (model.h) */
+        unsigned char *dir_form = NULL;
+        const unsigned char *form = NULL;
+        if (dir) {
+            uint64_t want = ios_model_hash_value(
+                json_string_value(json_object_get(e, "binary_hash")));
+            form = dir_form = ios_model_dir_form(dir, file, want,
+                                                 xgboost_version, &form_len);
+        } else {
+            form = ios_model_binary_form(files, n_files, file, &form_len);
+        }
+        if (form) {
             data = form;
             len = form_len;
+            owned = dir_form;
+        } else {
+            st = get_file(dir, files, n_files, file, &data, &len, &owned, err);
         }
         if (st == IOSAGE_OK && lazy) { /* static files: at first use */
             c->form = data;
@@ -848,8 +876,13 @@ static iosage_status load_from(const char *dir,
             m->n++;
             continue;
         }
-        if (st == IOSAGE_OK)
+        if (st == IOSAGE_OK) {
             st = ios_xgb_load(data, len, &c->booster, err);
+            if (st != IOSAGE_OK && err) { /* name the bundle and the file */
+                snprintf(err->path, sizeof err->path, "%s", label);
+                snprintf(err->where, sizeof err->where, "%s", file);
+            }
+        }
         if (st == IOSAGE_OK)
             st = ios_xgb_threads(c->booster, 1, err);
         free(owned);

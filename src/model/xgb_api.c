@@ -34,6 +34,9 @@ static int no_handle_int(BoosterHandle h, int *out)
 static int no_create(const DMatrixHandle d[], bst_ulong n, BoosterHandle *out)
 { (void)d; (void)n; *out = NULL; return -1; }
 static int no_free(void *h) { (void)h; return -1; }
+static int no_dump(BoosterHandle h, const char *fmap, int stats,
+                   const char *format, bst_ulong *len, const char ***out)
+{ (void)h; (void)fmap; (void)stats; (void)format; *len = 0; *out = NULL; return -1; }
 static int no_num_feature(BoosterHandle h, bst_ulong *out)
 { (void)h; (void)out; return -1; }
 static int no_load(BoosterHandle h, const void *buf, bst_ulong len)
@@ -78,6 +81,7 @@ static void use_missing(void)
     api.XGBoostVersion = no_version;
     api.XGBoosterBoostedRounds = no_handle_int;
     api.XGBoosterCreate = no_create;
+    api.XGBoosterDumpModelEx = no_dump;
     api.XGBoosterFree = no_free;
     api.XGBoosterGetNumFeature = no_num_feature;
     api.XGBoosterLoadModelFromBuffer = no_load;
@@ -105,6 +109,7 @@ static void load(void)
         !(api.XGBoostVersion = (__typeof__(&XGBoostVersion))sym(lib, "XGBoostVersion")) ||
         !(api.XGBoosterBoostedRounds = (__typeof__(&XGBoosterBoostedRounds))sym(lib, "XGBoosterBoostedRounds")) ||
         !(api.XGBoosterCreate = (__typeof__(&XGBoosterCreate))sym(lib, "XGBoosterCreate")) ||
+        !(api.XGBoosterDumpModelEx = (__typeof__(&XGBoosterDumpModelEx))sym(lib, "XGBoosterDumpModelEx")) ||
         !(api.XGBoosterFree = (__typeof__(&XGBoosterFree))sym(lib, "XGBoosterFree")) ||
         !(api.XGBoosterGetNumFeature = (__typeof__(&XGBoosterGetNumFeature))sym(lib, "XGBoosterGetNumFeature")) ||
         !(api.XGBoosterLoadModelFromBuffer = (__typeof__(&XGBoosterLoadModelFromBuffer))sym(lib, "XGBoosterLoadModelFromBuffer")) ||

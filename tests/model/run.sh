@@ -71,6 +71,18 @@ assert all(0 <= m["threshold"] <= 1 for m in b["models"])
 assert b["training_data"]["hash"].startswith("fnv1a64:")
 assert b["training_data"]["skipped_runs"] == 1
 assert b["parameters"]["tree_method"] == "hist"
+# beside every model its binary form (--model DIR loads it), hash listed
+import os
+d = os.path.dirname(sys.argv[1])
+def fnv(path):
+    h = 0xcbf29ce484222325
+    for c in open(path, "rb").read():
+        h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+    return "fnv1a64:%016x" % h
+for m in b["models"]:
+    form = os.path.join(d, m["file"] + ".bin")
+    assert open(form, "rb").read(4) == b"binf", form
+    assert m["binary_hash"] == fnv(form), form
 PY
 
 # --- the I/O share gate (detection rule 0) ---------------------------------------

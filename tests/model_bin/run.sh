@@ -3,7 +3,8 @@
 # the embedded models' binary forms (cmake/tools/model_bin.c):
 #   - a model of the default bundle gets XGBoost's binary format ("binf"
 #     first), checked by the tool to give the same model back (no line on
-#     stderr, which the UBJSON fallback would print);
+#     stderr, which the UBJSON fallback would print), and for the gate the
+#     same bytes as the gate.json.bin `iosage train` wrote into the bundle;
 #   - a file that is no model (cards.json, bundle.json) gets an empty form;
 #   - a model file whose hash is not the one its bundle.json lists stops
 #     the build (exit 1) and leaves no form behind;
@@ -20,6 +21,12 @@ for m in gate access_granularity savings-balance_io; do
   check "$m: binary format" "$(head -c 4 "$tmp/$m.bin")" binf
   check "$m: no fallback line" "$(cat "$tmp/err")" ""
 done
+# the form `iosage train` wrote into the bundle is the one the build makes
+# (the same check, src/model/xgb_form.c), when the same XGBoost made both
+if grep -q "\"xgboost_version\": \"$(dpkg-query -W -f '${Version}' libxgboost0 2>/dev/null | sed 's/[-+~].*//')\"" "$bundle/bundle.json"; then
+  cmp -s "$tmp/gate.bin" "$bundle/gate.json.bin" && ok ||
+    bad "gate: the build's form is not the bundle's gate.json.bin"
+fi
 for f in cards.json bundle.json; do
   "$tool" "$bundle/$f" "$tmp/$f.bin" 2>"$tmp/err"
   check "$f: exit" "$?" 0

@@ -398,6 +398,8 @@ static void remove_bundle(const char *dir)
         char p[2200];
         snprintf(p, sizeof p, "%s/%s", dir, *n);
         unlink(p);
+        snprintf(p, sizeof p, "%s/%s.bin", dir, *n); /* a model's form */
+        unlink(p);
     }
     rmdir(dir);
 }
@@ -685,12 +687,21 @@ static void refused_bundles(void **state)
                      IOSAGE_E_CORRUPT);
     assert_int_equal(load_edited(tmp, "{", "[", &err), IOSAGE_E_CORRUPT);
 
-    /* a model file that is not the one listed: refused by its hash */
+    /* a model file that is not the one listed: its binary form (listed,
+     * with its hash) is loaded instead; without the form, the JSON is
+     * refused by its hash */
     char path[2200];
     const char *garbage = "{\"not\": \"a model\"}";
     snprintf(path, sizeof path, "%s/gate.json", tmp);
     write_file(path, garbage);
     iosage_model *bad = NULL;
+    assert_int_equal(iosage_model_load(tmp, &bad, &err), IOSAGE_OK);
+    assert_non_null(bad);
+    iosage_model_free(bad);
+    bad = NULL;
+    snprintf(path, sizeof path, "%s/gate.json.bin", tmp);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/gate.json", tmp);
     assert_int_equal(iosage_model_load(tmp, &bad, &err), IOSAGE_E_CORRUPT);
     assert_null(bad);
     assert_string_equal(err.where, "gate.json");
