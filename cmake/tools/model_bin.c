@@ -34,45 +34,9 @@
 
 #include <jansson.h>
 
-#include "internal.h" /* src/model: ios_xgb_load(), ios_xgb_binary_form() */
-
-static unsigned char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 20, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        unsigned char *b = realloc(buf, cap * 2);
-        if (!b) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = b;
-        cap *= 2;
-    }
-    if (ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-/* FNV-1a 64 of data, as src/model/dataset.c computes it for bundle.json. */
-static uint64_t fnv1a64(const unsigned char *data, size_t len)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ data[i]) * 1099511628211ULL;
-    return h;
-}
+#include "internal.h" /* src/model: ios_xgb_load(), ios_xgb_binary_form(),
+                          ios_fnv1a64() */
+#include "ios_file.h"  /* src/common: ios_read_file() */
 
 /* 0 when the bundle.json beside path lists no hash for it or lists this
  * one; 1 (printed) when it lists another. */
@@ -96,7 +60,7 @@ static int check_hash(const char *path, const unsigned char *data, size_t len)
         if (!file || !want || strcmp(file, name) != 0)
             continue;
         char have[32];
-        snprintf(have, sizeof have, "fnv1a64:%016" PRIx64, fnv1a64(data, len));
+        snprintf(have, sizeof have, "fnv1a64:%016" PRIx64, ios_fnv1a64(data, len));
         if (strcmp(have, want) != 0) {
             fprintf(stderr, "model_bin: %s: hash %s, but %s lists %s: the "
                             "bundle's files do not belong together\n",
@@ -115,8 +79,8 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    unsigned char *in = read_all(argv[1], &len);
-    if (!in) {
+    uint8_t *in = NULL;
+    if (ios_read_file(argv[1], 1, &in, &len, NULL) != IOSAGE_OK) {
         fprintf(stderr, "model_bin: %s: cannot read\n", argv[1]);
         return 1;
     }

@@ -27,19 +27,6 @@
 
 #include "internal.h"
 
-/* A booster loaded from len bytes of data, or NULL. */
-static BoosterHandle load(const void *data, size_t len)
-{
-    BoosterHandle b = NULL;
-    if (ios_xgb()->XGBoosterCreate(NULL, 0, &b) != 0)
-        return NULL;
-    if (ios_xgb()->XGBoosterLoadModelFromBuffer(b, data, (bst_ulong)len) != 0) {
-        ios_xgb()->XGBoosterFree(b);
-        return NULL;
-    }
-    return b;
-}
-
 /* 1 when a and b dump the same trees, with their statistics. */
 static int same_trees(BoosterHandle a, BoosterHandle b)
 {
@@ -138,8 +125,9 @@ unsigned char *ios_xgb_binary_form(BoosterHandle b, size_t *len)
         form_len == 0 || !(copy = malloc(form_len)))
         return NULL;
     memcpy(copy, form, form_len); /* XGBoost's buffer is reused by its next call */
-    BoosterHandle back = load(copy, form_len);
-    int same = back && same_trees(b, back) && same_outputs(b, back);
+    BoosterHandle back = NULL;
+    int same = ios_xgb_load(copy, form_len, &back, NULL) == IOSAGE_OK &&
+               same_trees(b, back) && same_outputs(b, back);
     if (back)
         ios_xgb()->XGBoosterFree(back);
     if (!same) {
