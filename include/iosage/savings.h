@@ -191,6 +191,18 @@ IOSAGE_API int iosage_savings_predict(const iosage_savings_model *m,
                                       const char *change_id, const float *x,
                                       struct iosage_savings_prediction *out);
 
+/* For a change that m has no model for (too few measured runs, or a change
+ * id the campaign never measured): the typical saving, the median saving of
+ * every measured row the models learned from (all changes), capped like a
+ * prediction by the share of the I/O time the change's operations take on
+ * features x. out->saving = lo is the capped median, out->hi the median
+ * itself, out->measured_rows the rows of the median. A report ranks such a change by it (docs/savings.md) and does not
+ * show it as the change's expected saving. 0, or -1 when m is NULL or was
+ * saved without it. */
+IOSAGE_API int iosage_savings_typical(const iosage_savings_model *m,
+                                      const char *change_id, const float *x,
+                                      struct iosage_savings_prediction *out);
+
 /* Cross-validated figures on configurations left out of training: by
  * configuration (5 folds by a hash of the configuration id) or, with
  * by_kernel, leaving out one kernel family at a time. */

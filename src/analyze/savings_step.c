@@ -5,9 +5,13 @@
  * features; the change gets an "expected_saving" object (share, seconds of
  * this job's slowest-rank I/O time, typical range, how many measured runs
  * the model learned from) and the changes are ranked by it, best first.
- * A change without a model counts as saving 0 for the order and gets no
- * object. Runs after the LLM step, so offline and LLM advice alike are
- * ranked by what they save; equal savings keep the order they had.
+ * A change without a model gets no such object: it is ranked by the
+ * typical saving of the measured changes (iosage_savings_typical, capped
+ * by the share of the I/O time its operations take), which it carries as
+ * "typical_saving", so that a detected pattern whose change no model
+ * predicts is not put below every change predicted to save a little. Runs
+ * after the LLM step, so offline and LLM advice alike are ranked by what
+ * they save; equal savings keep the order they had.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +52,16 @@ static json_t *saving_json(const struct iosage_savings_prediction *p,
                      "measured_runs", p->measured_rows);
 }
 
+/* The typical_saving object of a change without a model: what it is
+ * ranked by (the median, capped), the median, and how many measured runs
+ * the median is of. */
+static json_t *typical_json(const struct iosage_savings_prediction *p)
+{
+    return json_pack("{s:o,s:o,s:i}", "io_time_share",
+                     ios_json_real(p->saving), "median",
+                     ios_json_real(p->hi), "measured_runs", p->measured_rows);
+}
+
 iosage_status ios_analyze_savings(iosage_analysis *a,
                                   const iosage_savings_model *m,
                                   iosage_error *err)
@@ -71,6 +85,9 @@ iosage_status ios_analyze_savings(iosage_analysis *a,
         if (id && iosage_savings_predict(m, id, a->x, &p) == 0) {
             r[i].saving = p.saving;
             bad |= ios_json_set(c, "expected_saving", saving_json(&p, io_s));
+        } else if (id && iosage_savings_typical(m, id, a->x, &p) == 0) {
+            r[i].saving = p.saving;
+            bad |= ios_json_set(c, "typical_saving", typical_json(&p));
         }
     }
     qsort(r, n, sizeof *r, cmp_ranked);

@@ -61,6 +61,9 @@ struct savings_change_model {
 
 struct iosage_savings_model {
     int n;
+    double typical;              /* median saving of the measured rows of
+                                    every change; NAN when not stored */
+    int typical_rows;
     pthread_mutex_t lazy;        /* guards the boosters loaded at first use */
     struct savings_change_model c[IOSAGE_SAVINGS_MAX_CHANGES];
 };
@@ -72,6 +75,8 @@ static iosage_savings_model *model_new(void)
         free(m);
         return NULL;
     }
+    if (m)
+        m->typical = NAN;
     return m;
 }
 
@@ -588,6 +593,29 @@ static iosage_status train_change(const struct sdata *d, const char *pattern,
     return st;
 }
 
+/* What a change without a model is ranked by: the median saving of every
+ * row the models learn from (all changes, emulated systems), clipped as
+ * they are. A detected pattern's change that no model predicts is then
+ * taken for a typical measured change, not for one that saves nothing:
+ * ranked below the changes predicted to save more, above those predicted
+ * to save less (docs/savings.md). */
+static iosage_status typical_saving(const struct sdata *d,
+                                    iosage_savings_model *m,
+                                    iosage_error *err)
+{
+    double *v = malloc((d->table.n ? d->table.n : 1) * sizeof *v);
+    if (!v)
+        return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1, "out of memory");
+    size_t n = 0;
+    for (size_t t = 0; t < d->table.n; t++)
+        if (d->table_ds[t] >= 0)
+            v[n++] = clip_saving(d->table.rows[t].io_saving);
+    m->typical = n ? ios_quantile(v, n, 0.5) : NAN;
+    m->typical_rows = (int)n;
+    free(v);
+    return IOSAGE_OK;
+}
+
 iosage_status iosage_savings_train(const char *dir, const iosage_dataset *ds,
                                    iosage_savings_model **out,
                                    iosage_error *err)
@@ -602,6 +630,8 @@ iosage_status iosage_savings_train(const char *dir, const iosage_dataset *ds,
     int n = st == IOSAGE_OK
                 ? table_changes(&d, ids, IOSAGE_SAVINGS_MAX_CHANGES)
                 : 0;
+    if (st == IOSAGE_OK)
+        st = typical_saving(&d, m, err);
     for (int k = 0; k < n && st == IOSAGE_OK; k++) {
         int measured = 0;
         for (size_t t = 0; t < d.table.n; t++)
@@ -688,6 +718,11 @@ static json_t *meta_json(const iosage_savings_model *m,
     json_object_set_new(o, "target", json_string(
         "share of the job's I/O time the change saves: 1 - 1/(median pair "
         "ratio), clipped to [-1, 1]"));
+    if (!isnan(m->typical)) /* a change without a model is ranked by it */
+        json_object_set_new(o, "typical_saving",
+                            json_pack("{s:o,s:i}", "io_time_share",
+                                      ios_json_real(ios_round6(m->typical)),
+                                      "measured_rows", m->typical_rows));
     for (int i = 0; i < m->n; i++) {
         const struct savings_change_model *c = &m->c[i];
         json_t *e = json_object();
@@ -824,6 +859,12 @@ static iosage_status load_from(const char *dir,
         json_decref(o);
         return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1, "out of memory");
     }
+    const json_t *typical = json_object_get(o, "typical_saving");
+    m->typical = real_or_nan(typical, "io_time_share");
+    m->typical_rows =
+        (int)json_integer_value(json_object_get(typical, "measured_rows"));
+    if (m->typical < -1 || m->typical > 1 || m->typical_rows <= 0)
+        m->typical = NAN; /* absent or out of range: none */
     const char *xgboost_version =
         json_string_value(json_object_get(o, "xgboost_version"));
     size_t i;
@@ -942,6 +983,20 @@ int iosage_savings_predict(const iosage_savings_model *m,
         return 0;
     }
     return -1;
+}
+
+int iosage_savings_typical(const iosage_savings_model *m,
+                           const char *change_id, const float *x,
+                           struct iosage_savings_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!m || isnan(m->typical))
+        return -1;
+    double v = ios_libm()->fmin(m->typical, ios_saving_cap(change_id, x));
+    out->saving = out->lo = v;
+    out->hi = m->typical;
+    out->measured_rows = m->typical_rows;
+    return 0;
 }
 
 /* --- Evaluation ------------------------------------------------------------ */

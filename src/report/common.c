@@ -128,12 +128,38 @@ static void put_seconds(rep_out *o, double s)
                a);
 }
 
+/* A change without a savings model: say so, and what it was ranked by. */
+static void typical_saving(rep_out *o, const json_t *change)
+{
+    const json_t *t = rep_obj(change, "typical_saving");
+    double share, median, runs = 0;
+    if (!t || !rep_num(t, "io_time_share", &share) ||
+        !rep_num(t, "median", &median))
+        return;
+    rep_num(t, "measured_runs", &runs);
+    rep_puts(o, "not predicted (too few measured runs of this change for a "
+                "model); ");
+    if (share < median)
+        rep_printf(o, "ranked at %.0f%% of the I/O time, the share its "
+                      "operations take (a typical measured change saves "
+                      "%.0f%%: the median of %.0f runs)",
+                   100 * share, 100 * median, runs);
+    else
+        rep_printf(o, "ranked as a typical measured change, which saves "
+                      "%.0f%% of the I/O time (the median of %.0f runs)",
+                   100 * median, runs);
+}
+
 void rep_expected_saving(rep_out *o, const json_t *change)
 {
     const json_t *e = rep_obj(change, "expected_saving");
     const json_t *range = rep_arr(e, "range");
     double share, secs, runs = 0;
-    if (!e || !rep_num(e, "io_time_share", &share) ||
+    if (!e) {
+        typical_saving(o, change);
+        return;
+    }
+    if (!rep_num(e, "io_time_share", &share) ||
         !rep_num(e, "seconds", &secs))
         return;
     rep_num(e, "measured_runs", &runs);
@@ -166,6 +192,15 @@ void rep_expected_saving(rep_out *o, const json_t *change)
     }
     if (ranged)
         rep_printf(o, ", typical range %.0f%% to %.0f%%", 100 * l, 100 * h);
+    /* a model whose out-of-fold predictions all fell short of (or beyond)
+     * what was measured: its range does not hold its own prediction (the
+     * range adds the residuals' 10th and 90th percentiles) */
+    if (ranged && l > share)
+        rep_puts(o, " (above the prediction: the model predicted less than "
+                    "the measured runs saved)");
+    else if (ranged && h < share)
+        rep_puts(o, " (below the prediction: the model predicted more than "
+                    "the measured runs saved)");
     rep_printf(o, "; learned from %.0f measured runs", runs);
 }
 

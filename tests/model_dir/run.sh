@@ -39,8 +39,8 @@ for f, h in listed:
     form = d + "/" + f + ".bin"
     print(f, "ok" if h and os.path.exists(form) and fnv(form) == h else "BAD")
 PY
-check "forms listed" "$(wc -l <"$tmp/forms")" 16
-check "forms with their hash" "$(grep -c ' ok$' "$tmp/forms")" 16
+check "forms listed" "$(wc -l <"$tmp/forms")" 17
+check "forms with their hash" "$(grep -c ' ok$' "$tmp/forms")" 17
 
 # --- the same report with and without the forms --------------------------------
 report() { # report DIR: the JSON report of $log with bundle DIR, DIR's name cut

@@ -176,6 +176,58 @@ static void test_predict_without_model(void **state)
     assert_true(p.saving == 0.0);
 }
 
+/* A change without a model is ranked by the typical saving savings.json
+ * stores (the median of every measured row), capped like a prediction; a
+ * savings.json without it gives none. */
+static void test_typical_saving(void **state)
+{
+    (void)state;
+    char with[512], without[512];
+    snprintf(with, sizeof with,
+             "{\"schema\": \"iosage-savings-models\", \"version\": 1, "
+             "\"feature_schema\": %d, \"typical_saving\": {\"io_time_share\": "
+             "0.2, \"measured_rows\": 10}, \"changes\": []}",
+             IOSAGE_FEATURE_SCHEMA_VERSION);
+    snprintf(without, sizeof without,
+             "{\"schema\": \"iosage-savings-models\", \"version\": 1, "
+             "\"feature_schema\": %d, \"changes\": []}",
+             IOSAGE_FEATURE_SCHEMA_VERSION);
+    float x[IOSAGE_NUM_FEATURES] = {0};
+    x[iosage_feature_index("rank_bytes_imbalance")] = 0.5f;
+    x[iosage_feature_index("job_meta_ops_log")] = 3.5f;
+    x[iosage_feature_index("rank_time_imbalance")] = 0.125f;
+    x[iosage_feature_index("job_meta_time_share")] = 0.75f;
+    struct iosage_model_file f = {"savings.json",
+                                  (const unsigned char *)with, strlen(with)};
+    iosage_savings_model *m = NULL;
+    iosage_error err;
+    assert_int_equal(iosage_savings_model_load_mem(&f, 1, "mem", &m, &err),
+                     IOSAGE_OK);
+    assert_non_null(m);
+    struct iosage_savings_prediction p;
+    assert_int_equal(iosage_savings_predict(m, "fewer_files", x, &p), -1);
+    /* under its cap (0.75): the median */
+    assert_int_equal(iosage_savings_typical(m, "fewer_files", x, &p), 0);
+    assert_true(fabs(p.saving - 0.2) < 1e-9 && fabs(p.hi - 0.2) < 1e-9);
+    assert_int_equal(p.measured_rows, 10);
+    /* over its cap (the slowest rank's 12.5% above the mean): the cap */
+    assert_int_equal(iosage_savings_typical(m, "balance_io", x, &p), 0);
+    assert_true(fabs(p.saving - 0.125) < 1e-6 && fabs(p.hi - 0.2) < 1e-9);
+    /* nothing to sync: nothing to save */
+    assert_int_equal(iosage_savings_typical(m, "drop_syncs", x, &p), 0);
+    assert_true(p.saving == 0.0);
+    iosage_savings_model_free(m);
+    f.data = (const unsigned char *)without;
+    f.size = strlen(without);
+    m = NULL;
+    assert_int_equal(iosage_savings_model_load_mem(&f, 1, "mem", &m, &err),
+                     IOSAGE_OK);
+    assert_non_null(m);
+    assert_int_equal(iosage_savings_typical(m, "fewer_files", x, &p), -1);
+    iosage_savings_model_free(m);
+    assert_int_equal(iosage_savings_typical(NULL, "fewer_files", x, &p), -1);
+}
+
 /* For three feature rows and every change model of names[1..n): other's
  * prediction is from_dir's (rc 0), or there is none (want_rc -1). */
 static void same_predictions(const iosage_savings_model *from_dir,
@@ -212,7 +264,8 @@ static void test_savings_binary_forms(void **state)
         "savings.json", "savings-balance_io.json", "savings-collective_io.json",
         "savings-drop_syncs.json", "savings-fewer_files.json",
         "savings-larger_requests.json", "savings-read_once.json",
-        "savings-sequential_access.json", "savings-shared_file.json"};
+        "savings-sequential_access.json", "savings-shared_file.json",
+        "savings-stripe_wide.json"};
     enum { N = sizeof names / sizeof *names };
     const char *dir = IOSAGE_SOURCE_DIR "/models/default";
     iosage_savings_model *from_dir = NULL;
@@ -335,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_saving_of_ratio),
         cmocka_unit_test(test_rank_statistics),
         cmocka_unit_test(test_predict_without_model),
+        cmocka_unit_test(test_typical_saving),
         cmocka_unit_test(test_savings_binary_forms),
         cmocka_unit_test(test_saving_cap),
     };
