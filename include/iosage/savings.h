@@ -149,6 +149,8 @@ struct iosage_savings_prediction {
     double lo, hi;       /* typical range: the 10th and 90th percentile of
                             the cross-validation residuals added */
     int measured_rows;   /* measured runs the model learned from */
+    int change_rows;     /* iosage_savings_typical only: the change's own
+                            measured runs (0: never measured) */
 };
 
 /* Train on DATASET dir: its savings.tsv and manifest, and ds, its runs as
@@ -196,7 +198,9 @@ IOSAGE_API int iosage_savings_predict(const iosage_savings_model *m,
  * every measured row the models learned from (all changes), capped like a
  * prediction by the share of the I/O time the change's operations take on
  * features x. out->saving = lo is the capped median, out->hi the median
- * itself, out->measured_rows the rows of the median. A report ranks such a change by it (docs/savings.md) and does not
+ * itself, out->measured_rows the rows of the median, out->change_rows the
+ * measured rows of change_id itself, too few for a model (0: never
+ * measured). A report ranks such a change by it (docs/savings.md) and does not
  * show it as the change's expected saving. 0, or -1 when m is NULL or was
  * saved without it. */
 IOSAGE_API int iosage_savings_typical(const iosage_savings_model *m,

@@ -53,13 +53,14 @@ static json_t *saving_json(const struct iosage_savings_prediction *p,
 }
 
 /* The typical_saving object of a change without a model: what it is
- * ranked by (the median, capped), the median, and how many measured runs
- * the median is of. */
+ * ranked by (the median, capped), the median, how many measured runs the
+ * median is of, and how many of them are of this change (too few). */
 static json_t *typical_json(const struct iosage_savings_prediction *p)
 {
-    return json_pack("{s:o,s:o,s:i}", "io_time_share",
+    return json_pack("{s:o,s:o,s:i,s:i}", "io_time_share",
                      ios_json_real(p->saving), "median",
-                     ios_json_real(p->hi), "measured_runs", p->measured_rows);
+                     ios_json_real(p->hi), "measured_runs", p->measured_rows,
+                     "change_measured_runs", p->change_rows);
 }
 
 iosage_status ios_analyze_savings(iosage_analysis *a,

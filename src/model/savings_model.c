@@ -64,6 +64,11 @@ struct iosage_savings_model {
     double typical;              /* median saving of the measured rows of
                                     every change; NAN when not stored */
     int typical_rows;
+    int n_few;                   /* changes measured too rarely for a model */
+    struct few_rows {
+        char change_id[48];
+        int rows;                /* their measured rows, 1..MIN_ROWS-1 */
+    } few[IOSAGE_SAVINGS_MAX_CHANGES];
     pthread_mutex_t lazy;        /* guards the boosters loaded at first use */
     struct savings_change_model c[IOSAGE_SAVINGS_MAX_CHANGES];
 };
@@ -637,8 +642,14 @@ iosage_status iosage_savings_train(const char *dir, const iosage_dataset *ds,
         for (size_t t = 0; t < d.table.n; t++)
             measured += d.table_ds[t] >= 0 &&
                         strcmp(d.table.rows[t].change_id, ids[k][1]) == 0;
-        if (measured < MIN_ROWS)
+        if (measured < MIN_ROWS) {
+            if (measured > 0 && m->n_few < IOSAGE_SAVINGS_MAX_CHANGES) {
+                struct few_rows *f = &m->few[m->n_few++];
+                snprintf(f->change_id, sizeof f->change_id, "%s", ids[k][1]);
+                f->rows = measured;
+            }
             continue;
+        }
         st = train_change(&d, ids[k][0], ids[k][1], &m->c[m->n], err);
         m->n++;
     }
@@ -718,11 +729,17 @@ static json_t *meta_json(const iosage_savings_model *m,
     json_object_set_new(o, "target", json_string(
         "share of the job's I/O time the change saves: 1 - 1/(median pair "
         "ratio), clipped to [-1, 1]"));
-    if (!isnan(m->typical)) /* a change without a model is ranked by it */
+    if (!isnan(m->typical)) { /* a change without a model is ranked by it */
+        json_t *few = json_object();
+        for (int i = 0; few && i < m->n_few; i++)
+            json_object_set_new(few, m->few[i].change_id,
+                                json_integer(m->few[i].rows));
         json_object_set_new(o, "typical_saving",
-                            json_pack("{s:o,s:i}", "io_time_share",
+                            json_pack("{s:o,s:i,s:o}", "io_time_share",
                                       ios_json_real(ios_round6(m->typical)),
-                                      "measured_rows", m->typical_rows));
+                                      "measured_rows", m->typical_rows,
+                                      "too_few_rows", few));
+    }
     for (int i = 0; i < m->n; i++) {
         const struct savings_change_model *c = &m->c[i];
         json_t *e = json_object();
@@ -865,6 +882,18 @@ static iosage_status load_from(const char *dir,
         (int)json_integer_value(json_object_get(typical, "measured_rows"));
     if (m->typical < -1 || m->typical > 1 || m->typical_rows <= 0)
         m->typical = NAN; /* absent or out of range: none */
+    json_t *few = json_object_get(typical, "too_few_rows");
+    const char *few_id;
+    json_t *few_rows;
+    json_object_foreach(few, few_id, few_rows) {
+        json_int_t rows = json_integer_value(few_rows);
+        if (m->n_few == IOSAGE_SAVINGS_MAX_CHANGES || rows <= 0 ||
+            rows >= MIN_ROWS)
+            continue; /* not a count of too few rows: left out */
+        struct few_rows *f = &m->few[m->n_few++];
+        snprintf(f->change_id, sizeof f->change_id, "%.47s", few_id);
+        f->rows = (int)rows;
+    }
     const char *xgboost_version =
         json_string_value(json_object_get(o, "xgboost_version"));
     size_t i;
@@ -996,6 +1025,9 @@ int iosage_savings_typical(const iosage_savings_model *m,
     out->saving = out->lo = v;
     out->hi = m->typical;
     out->measured_rows = m->typical_rows;
+    for (int i = 0; i < m->n_few; i++)
+        if (strcmp(m->few[i].change_id, change_id) == 0)
+            out->change_rows = m->few[i].rows;
     return 0;
 }
 

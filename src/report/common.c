@@ -132,13 +132,17 @@ static void put_seconds(rep_out *o, double s)
 static void typical_saving(rep_out *o, const json_t *change)
 {
     const json_t *t = rep_obj(change, "typical_saving");
-    double share, median, runs = 0;
+    double share, median, runs = 0, own = 0;
     if (!t || !rep_num(t, "io_time_share", &share) ||
         !rep_num(t, "median", &median))
         return;
     rep_num(t, "measured_runs", &runs);
-    rep_puts(o, "not predicted (too few measured runs of this change for a "
-                "model); ");
+    if (!rep_num(t, "change_measured_runs", &own) || own < 1)
+        rep_puts(o, "not predicted (this change was never measured); ");
+    else
+        rep_printf(o, "not predicted (%.0f measured run%s of this change, "
+                      "too few for a model); ",
+                   own, own == 1 ? "" : "s");
     if (share < median)
         rep_printf(o, "ranked at %.0f%% of the I/O time, the share its "
                       "operations take (a typical measured change saves "

@@ -186,7 +186,8 @@ static void test_typical_saving(void **state)
     snprintf(with, sizeof with,
              "{\"schema\": \"iosage-savings-models\", \"version\": 1, "
              "\"feature_schema\": %d, \"typical_saving\": {\"io_time_share\": "
-             "0.2, \"measured_rows\": 10}, \"changes\": []}",
+             "0.2, \"measured_rows\": 10, \"too_few_rows\": {\"batch_metadata\": "
+             "2, \"fewer_files\": 7, \"drop_syncs\": -1}}, \"changes\": []}",
              IOSAGE_FEATURE_SCHEMA_VERSION);
     snprintf(without, sizeof without,
              "{\"schema\": \"iosage-savings-models\", \"version\": 1, "
@@ -206,16 +207,23 @@ static void test_typical_saving(void **state)
     assert_non_null(m);
     struct iosage_savings_prediction p;
     assert_int_equal(iosage_savings_predict(m, "fewer_files", x, &p), -1);
-    /* under its cap (0.75): the median */
+    /* under its cap (0.75): the median; 7 rows would have made a model,
+     * so the listed count is not believed */
     assert_int_equal(iosage_savings_typical(m, "fewer_files", x, &p), 0);
     assert_true(fabs(p.saving - 0.2) < 1e-9 && fabs(p.hi - 0.2) < 1e-9);
     assert_int_equal(p.measured_rows, 10);
+    assert_int_equal(p.change_rows, 0);
+    /* a change measured twice: its own count */
+    assert_int_equal(iosage_savings_typical(m, "batch_metadata", x, &p), 0);
+    assert_int_equal(p.change_rows, 2);
+    assert_true(fabs(p.saving - 0.2) < 1e-9);
     /* over its cap (the slowest rank's 12.5% above the mean): the cap */
     assert_int_equal(iosage_savings_typical(m, "balance_io", x, &p), 0);
     assert_true(fabs(p.saving - 0.125) < 1e-6 && fabs(p.hi - 0.2) < 1e-9);
-    /* nothing to sync: nothing to save */
+    /* nothing to sync: nothing to save; a count of -1 is left out */
     assert_int_equal(iosage_savings_typical(m, "drop_syncs", x, &p), 0);
     assert_true(p.saving == 0.0);
+    assert_int_equal(p.change_rows, 0);
     iosage_savings_model_free(m);
     f.data = (const unsigned char *)without;
     f.size = strlen(without);
