@@ -248,6 +248,27 @@ IOSAGE_API iosage_status iosage_savings_evaluate(
     const struct iosage_model *detector,
     struct iosage_savings_eval *out, iosage_error *err);
 
+/* One row of the evaluation: a run of the dataset and one change, its
+ * measured saving (clipped to [-1, 1] as learned; 0 for a healthy
+ * configuration's run) and the saving predicted by the model trained
+ * without the run's fold, after the cap. Strings are the dataset's and the
+ * evaluation's; valid during the call only. */
+struct iosage_savings_eval_row {
+    const char *run_id, *kernel, *change_id;
+    int healthy;            /* a healthy configuration's run */
+    double measured, predicted, cap;
+};
+typedef void (*iosage_savings_row_cb)(void *ctx,
+                                      const struct iosage_savings_eval_row *r);
+
+/* iosage_savings_evaluate, calling row (when not NULL) for every row it
+ * scores: change by change, its measured rows in the order of
+ * savings.tsv, then the healthy configurations' runs. */
+IOSAGE_API iosage_status iosage_savings_evaluate_rows(
+    const char *dir, const struct iosage_dataset *ds, int by_kernel,
+    const struct iosage_model *detector, iosage_savings_row_cb row,
+    void *ctx, struct iosage_savings_eval *out, iosage_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,7 +49,7 @@ static void savings_help(void)
         "Usage: iosage savings measure [OPTIONS] SWEEP CHANGES DATASET\n"
         "       iosage savings labels DATASET\n"
         "       iosage savings train DATASET MODEL_DIR\n"
-        "       iosage savings eval [--by-kernel] [--model DIR] DATASET\n"
+        "       iosage savings eval [--by-kernel] [--rows] [--model DIR] DATASET\n"
         "\n"
         "measure: what each change saves. For every configuration of SWEEP\n"
         "with lines in CHANGES (bench/sweeps/hpc.changes), on the file system\n"
@@ -85,7 +85,11 @@ static void savings_help(void)
         "training (5 folds by configuration; --by-kernel: one kernel\n"
         "family left out at a time), and on the healthy runs that the\n"
         "classifiers (--model DIR, default the built-in bundle) never saw,\n"
-        "the savings `iosage analyze` would show.\n"
+        "the savings `iosage analyze` would show. --rows prints instead one\n"
+        "tab-separated line per scored row: run_id, kernel, change_id,\n"
+        "row (measured, or healthy: a healthy configuration's run, saving\n"
+        "0), the measured and the out-of-fold predicted saving and the\n"
+        "cap (fractions of the I/O time).\n"
         "\n"
         "Exit status: 0 done, 2 usage error, 3 an input could not be read,\n"
         "4 some configuration failed to run (the others are in the table;\n"
@@ -640,8 +644,17 @@ static int savings_train(const char *dataset, const char *model_dir)
     return CLI_OK;
 }
 
+/* eval --rows: one TSV line a scored row. */
+static void print_row(void *ctx, const struct iosage_savings_eval_row *r)
+{
+    (void)ctx;
+    printf("%s\t%s\t%s\t%s\t%.6f\t%.6f\t%.6f\n", r->run_id, r->kernel,
+           r->change_id, r->healthy ? "healthy" : "measured", r->measured,
+           r->predicted, r->cap);
+}
+
 static int savings_eval(const char *dataset, int by_kernel,
-                        const char *model_dir)
+                        const char *model_dir, int rows)
 {
     iosage_model *detector = NULL;
     iosage_dataset *ds = NULL;
@@ -650,9 +663,12 @@ static int savings_eval(const char *dataset, int by_kernel,
         rc = load_runs(dataset, &ds);
     iosage_error err;
     struct iosage_savings_eval e;
+    if (rc == CLI_OK && rows)
+        printf("run_id\tkernel\tchange_id\trow\tmeasured\tpredicted\tcap\n");
     if (rc == CLI_OK &&
-        iosage_savings_evaluate(dataset, ds, by_kernel, detector, &e, &err) !=
-            IOSAGE_OK) {
+        iosage_savings_evaluate_rows(dataset, ds, by_kernel, detector,
+                                     rows ? print_row : NULL, NULL, &e,
+                                     &err) != IOSAGE_OK) {
         cli_print_error(&err);
         rc = CLI_BADINPUT;
     }
@@ -660,7 +676,8 @@ static int savings_eval(const char *dataset, int by_kernel,
     iosage_model_free(detector);
     if (rc != CLI_OK)
         return rc;
-    iosage_report_savings_eval(stdout, &e, by_kernel);
+    if (!rows)
+        iosage_report_savings_eval(stdout, &e, by_kernel);
     return cli_stdout_check();
 }
 
@@ -668,6 +685,7 @@ static int savings_eval(const char *dataset, int by_kernel,
 struct verb_args {
     const char *ops[2];
     int by_kernel;          /* eval --by-kernel */
+    int rows;               /* eval --rows */
     const char *model_dir;  /* eval --model DIR */
 };
 
@@ -677,7 +695,8 @@ static int parse_verb(int argc, char **argv, const char *usage, int n_want,
                       int eval, struct verb_args *v, int *done)
 {
     static const struct ios_option eval_options[] = {
-        {"--by-kernel", NULL, 0, 1}, {"--model", NULL, 1, 2}, {0}};
+        {"--by-kernel", NULL, 0, 1}, {"--model", NULL, 1, 2},
+        {"--rows", NULL, 0, 3}, {0}};
     struct cli_args it = cli_args("savings", argc, argv,
                                   eval ? eval_options : NULL, savings_help);
     int id, n = 0;
@@ -689,6 +708,8 @@ static int parse_verb(int argc, char **argv, const char *usage, int n_want,
             v->by_kernel = 1;
         else if (id == 2)
             v->model_dir = it.value;
+        else if (id == 3)
+            v->rows = 1;
         else if (n == n_want)
             return cli_usage_error("savings", "savings: expected '%s', got "
                                    "one operand more: '%s'", usage, it.value);
@@ -709,7 +730,7 @@ int cmd_savings(int argc, char **argv)
         savings_help();
         return CLI_OK;
     }
-    struct verb_args v = {{NULL, NULL}, 0, NULL};
+    struct verb_args v = {{NULL, NULL}, 0, 0, NULL};
     int done = 0, rc;
     if (strcmp(verb, "labels") == 0) {
         rc = parse_verb(argc - 1, argv + 1, "labels DATASET", 1, 0, &v, &done);
@@ -722,14 +743,14 @@ int cmd_savings(int argc, char **argv)
     }
     if (strcmp(verb, "eval") == 0) {
         rc = parse_verb(argc - 1, argv + 1,
-                        "eval [--by-kernel] [--model DIR] DATASET", 1, 1, &v,
-                        &done);
+                        "eval [--by-kernel] [--rows] [--model DIR] DATASET",
+                        1, 1, &v, &done);
         return rc != CLI_OK || done ? rc
                                     : savings_eval(v.ops[0], v.by_kernel,
-                                                   v.model_dir);
+                                                   v.model_dir, v.rows);
     }
     return cli_usage_error("savings", "savings: expected 'measure SWEEP "
                            "CHANGES DATASET', 'labels DATASET', 'train "
                            "DATASET MODEL_DIR' or 'eval [--by-kernel] "
-                           "[--model DIR] DATASET'");
+                           "[--rows] [--model DIR] DATASET'");
 }

@@ -1083,6 +1083,19 @@ iosage_status iosage_savings_evaluate(const char *dir, const iosage_dataset *ds,
                                       struct iosage_savings_eval *out,
                                       iosage_error *err)
 {
+    return iosage_savings_evaluate_rows(dir, ds, by_kernel, detector, NULL,
+                                        NULL, out, err);
+}
+
+iosage_status iosage_savings_evaluate_rows(const char *dir,
+                                           const iosage_dataset *ds,
+                                           int by_kernel,
+                                           const iosage_model *detector,
+                                           iosage_savings_row_cb row,
+                                           void *ctx,
+                                           struct iosage_savings_eval *out,
+                                           iosage_error *err)
+{
     memset(out, 0, sizeof *out);
     struct sdata d;
     iosage_status st = sdata_load(dir, ds, &d, err);
@@ -1149,6 +1162,14 @@ iosage_status iosage_savings_evaluate(const char *dir, const iosage_dataset *ds,
         snprintf(e->change_id, sizeof e->change_id, "%.47s", ids[k][1]);
         if (st == IOSAGE_OK)
             fold_figures(r, nr, pred, &e->spearman, &e->mae_pp, &e->runs);
+        for (size_t i = 0; st == IOSAGE_OK && row && i < nr; i++) {
+            size_t ds_row = r[i].ds_row;
+            struct iosage_savings_eval_row one = {
+                d.ds->run_ids ? d.ds->run_ids[ds_row] : "",
+                r[i].kernel ? r[i].kernel : "", ids[k][1], r[i].healthy,
+                r[i].y, pred[i], ios_saving_cap(ids[k][1], r[i].x)};
+            row(ctx, &one);
+        }
         for (size_t i = 0; st == IOSAGE_OK && i < nr; i++) {
             if (!r[i].healthy && r[i].y >= IOSAGE_SAVINGS_PAYS)
                 e->measured_pays++;

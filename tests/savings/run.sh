@@ -14,7 +14,8 @@
 #            and ranks by it; with one model removed, that change is ranked
 #            by the typical saving (the median of the measured rows); batch
 #            fills best_change for a run with a pattern and leaves it empty
-#            for a healthy one; eval prints the documented figures.
+#            for a healthy one; eval prints the documented figures, and
+#            eval --rows the rows behind them (same rows, same Spearman).
 # Exit 77 (skip) without mpirun.
 set -u
 iosage=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") bench=$2 tracer=$3 src=$4
@@ -185,6 +186,56 @@ print("ranked" if ok else "not ranked: %s %s" % (key, gone))' "$tmp/less.json" "
   # the test and ood splits' healthy runs, seen through the classifiers
   shown=$(sed -n 's/^healthy runs the classifiers never saw, every saving analyze shows under 5%: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' "$tmp/eval")
   [ -n "$shown" ] && [ "${shown#* }" -gt 0 ] && [ "${shown% *}" -le "${shown#* }" ] && ok || bad "eval shown: $(cat "$tmp/eval")"
+  # --rows: the scored rows behind the table. Per change, the measured rows
+  # are the table's emulated rows (savings clipped to [-1, 1]), the
+  # predictions stay under their cap, and their Spearman correlation is the
+  # table's; every healthy run of a healthy configuration is there.
+  "$iosage" savings eval --rows "$data" >"$tmp/rows.tsv"
+  check "eval --rows" $? 0
+  rows=$(/usr/bin/python3 -c '
+import csv, sys
+def ranks(v):
+    o = sorted(range(len(v)), key=lambda i: v[i]); r = [0.0] * len(v); i = 0
+    while i < len(o):
+        j = i
+        while j + 1 < len(o) and v[o[j + 1]] == v[o[i]]: j += 1
+        for k in range(i, j + 1): r[o[k]] = (i + j) / 2
+        i = j + 1
+    return r
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b); n = len(a); ma, mb = sum(ra) / n, sum(rb) / n
+    c = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    d = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+    return c / d if d else float("nan")
+want = {}
+for r in csv.DictReader(open(sys.argv[2]), delimiter="\t"):
+    if r["system"] == "emulated":
+        want.setdefault(r["change_id"], []).append(
+            (r["run_id"], round(max(-1.0, min(1.0, float(r["io_saving"]))), 4)))
+got, bad = {}, []
+for r in csv.DictReader(open(sys.argv[1]), delimiter="\t"):
+    if float(r["predicted"]) > float(r["cap"]) + 1e-6:
+        bad.append("over cap: %s %s" % (r["run_id"], r["change_id"]))
+    if r["row"] == "healthy" and float(r["measured"]) != 0:
+        bad.append("healthy with a saving: %s" % r["run_id"])
+    if r["row"] == "measured":
+        got.setdefault(r["change_id"], []).append(
+            (r["run_id"], round(float(r["measured"]), 4), float(r["predicted"])))
+for c, rows in want.items():
+    if sorted(rows) != sorted((a, b) for a, b, _ in got.get(c, [])):
+        bad.append("rows of %s differ" % c)
+table = {}
+for line in open(sys.argv[3]):
+    f = [x.strip() for x in line.split("|")]
+    if len(f) > 4 and f[2].isdigit():
+        table[f[1].split()[-1]] = (int(f[2]), f[3])
+for c, rows in got.items():
+    n, rho = table.get(c, (None, None))
+    mine = spearman([b for _, b, _ in rows], [p for _, _, p in rows])
+    if n != len(rows) or (rho != "nan" and abs(float(rho) - mine) > 0.0015):
+        bad.append("%s: table %s %s, rows %d %.3f" % (c, n, rho, len(rows), mine))
+print("; ".join(bad) if bad else "agree")' "$tmp/rows.tsv" "$data/savings.tsv" "$tmp/eval")
+  check "eval --rows agrees with savings.tsv and the table" "$rows" agree
 else
   echo "no $data/savings.tsv: model checks skipped"
 fi
