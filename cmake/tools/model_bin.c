@@ -34,7 +34,7 @@
 
 #include <jansson.h>
 
-#include "internal.h" /* src/model: ios_xgb_load(), ios_xgb_binary_form(),
+#include "internal.h" /* src/model: ios_xgb_load_n(), ios_xgb_binary_form(),
                           ios_fnv1a64() */
 #include "ios_file.h"  /* src/common: ios_read_file() */
 
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
     size_t form_len = 0;
     unsigned char *bin = NULL;
     BoosterHandle b = NULL;
-    if (ios_xgb_load(in, len, &b, NULL) != IOSAGE_OK)
+    if (ios_xgb_load_n(in, len, 0, &b, NULL) != IOSAGE_OK) /* any inputs */
         b = NULL;
     if (b && (bin = ios_xgb_binary_form(b, &form_len)) != NULL) {
         form = (const char *)bin;

@@ -100,6 +100,12 @@ void ios_xgb_capture_log(void);
 iosage_status ios_xgb_matrix(const float *x, size_t n, DMatrixHandle *out,
                              iosage_error *err);
 
+/* The same for n rows of stride floats, of which the first cols are the
+ * model's inputs (the savings models: features, then derived inputs). */
+iosage_status ios_xgb_matrix_cols(const float *x, size_t n, size_t stride,
+                                  size_t cols, DMatrixHandle *out,
+                                  iosage_error *err);
+
 /* Boosting parameters of one model. */
 struct ios_boost_job {
     DMatrixHandle train;        /* labels already set */
@@ -126,6 +132,12 @@ iosage_status ios_xgb_boost(const struct ios_boost_job *job,
 iosage_status ios_xgb_predict(BoosterHandle b, const float *x, size_t n,
                               int margin, float *out, iosage_error *err);
 
+/* The same for rows of stride floats, of which the first cols are the
+ * model's inputs. */
+iosage_status ios_xgb_predict_cols(BoosterHandle b, const float *x, size_t n,
+                                   size_t stride, size_t cols, int margin,
+                                   float *out, iosage_error *err);
+
 /* SHAP contributions of one row, IOSAGE_NUM_FEATURES + 1 values. */
 iosage_status ios_xgb_shap(BoosterHandle b, const float *x, float *contrib,
                            iosage_error *err);
@@ -135,9 +147,25 @@ iosage_status ios_xgb_shap(BoosterHandle b, const float *x, float *contrib,
 iosage_status ios_xgb_save(BoosterHandle b, const char **data, size_t *len,
                            iosage_error *err);
 
-/* A booster from a model buffer (JSON or UBJ). */
+/* A booster from a model buffer (JSON or UBJ) with the classifiers'
+ * IOSAGE_NUM_MODEL_FEATURES inputs. */
 iosage_status ios_xgb_load(const void *data, size_t len, BoosterHandle *out,
                            iosage_error *err);
+
+/* The same for a booster of n_inputs inputs (0: any number, for the
+ * build's tool that makes the binary forms of every model of a bundle). */
+iosage_status ios_xgb_load_n(const void *data, size_t len, size_t n_inputs,
+                             BoosterHandle *out, iosage_error *err);
+
+/* The savings regressions' inputs (savings_inputs.c): the first
+ * IOSAGE_NUM_MODEL_FEATURES features of x, then, when n_inputs is
+ * IOS_SAVINGS_INPUTS, the IOS_SAVINGS_DERIVED inputs formed from them
+ * (named by ios_savings_derived), into out[0 .. n_inputs). A bundle saved
+ * before them has n_inputs IOSAGE_NUM_MODEL_FEATURES. */
+#define IOS_SAVINGS_DERIVED 3
+#define IOS_SAVINGS_INPUTS (IOSAGE_NUM_MODEL_FEATURES + IOS_SAVINGS_DERIVED)
+extern const char *const ios_savings_derived[IOS_SAVINGS_DERIVED];
+void ios_savings_inputs(const float *x, size_t n_inputs, float *out);
 
 /* The binary form of model file name among files[0..n): an embedded bundle
  * holds one as "<name>.bin" beside each model (cmake/embed_model.cmake:

@@ -61,6 +61,9 @@ struct savings_change_model {
 
 struct iosage_savings_model {
     int n;
+    size_t n_inputs;             /* each booster's: IOS_SAVINGS_INPUTS, or
+                                    the features alone for a bundle saved
+                                    before the derived inputs */
     double typical;              /* median saving of the measured rows of
                                     every change; NAN when not stored */
     int typical_rows;
@@ -80,8 +83,10 @@ static iosage_savings_model *model_new(void)
         free(m);
         return NULL;
     }
-    if (m)
+    if (m) {
         m->typical = NAN;
+        m->n_inputs = IOS_SAVINGS_INPUTS;
+    }
     return m;
 }
 
@@ -384,10 +389,10 @@ static void savings_params(struct iosage_train_params *p)
 static iosage_status fit(const struct srow *r, size_t n, const int *use,
                          BoosterHandle *out, iosage_error *err)
 {
-    size_t m = 0;
+    size_t m = 0, w = IOS_SAVINGS_INPUTS;
     for (size_t i = 0; i < n; i++)
         m += !use || use[i];
-    float *x = malloc((m ? m : 1) * NF * sizeof *x);
+    float *x = malloc((m ? m : 1) * w * sizeof *x);
     float *y = malloc((m ? m : 1) * sizeof *y);
     iosage_status st = x && y ? IOSAGE_OK
                               : ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1,
@@ -396,12 +401,12 @@ static iosage_status fit(const struct srow *r, size_t n, const int *use,
     for (size_t i = 0; st == IOSAGE_OK && i < n; i++) {
         if (use && !use[i])
             continue;
-        memcpy(x + k * NF, r[i].x, NF * sizeof *x);
+        ios_savings_inputs(r[i].x, w, x + k * w);
         y[k++] = r[i].y;
     }
     DMatrixHandle dm = NULL;
     if (st == IOSAGE_OK)
-        st = ios_xgb_matrix(x, m, &dm, err);
+        st = ios_xgb_matrix_cols(x, m, w, w, &dm, err);
     if (st == IOSAGE_OK &&
         ios_xgb()->XGDMatrixSetFloatInfo(dm, "label", y, (bst_ulong)m) != 0)
         st = ios_xgb_fail(err, IOSAGE_E_INTERNAL, "labels");
@@ -421,11 +426,16 @@ static iosage_status fit(const struct srow *r, size_t n, const int *use,
     return st;
 }
 
-static iosage_status predict_one(BoosterHandle b, const float *x, double *out,
+/* The prediction of booster b of n_inputs inputs on features x. */
+static iosage_status predict_one(BoosterHandle b, size_t n_inputs,
+                                 const float *x, double *out,
                                  iosage_error *err)
 {
+    float in[IOS_SAVINGS_INPUTS];
+    ios_savings_inputs(x, n_inputs, in);
     float v = 0;
-    iosage_status st = ios_xgb_predict(b, x, 1, 1, &v, err);
+    iosage_status st =
+        ios_xgb_predict_cols(b, in, 1, n_inputs, n_inputs, 1, &v, err);
     *out = v;
     return st;
 }
@@ -461,7 +471,8 @@ static iosage_status out_of_fold(const char *change_id, const struct srow *r,
         st = fit(r, n, use, &b, err);
         for (size_t i = 0; st == IOSAGE_OK && i < n; i++)
             if (!use[i]) {
-                st = predict_one(b, r[i].x, &pred[i], err);
+                st = predict_one(b, IOS_SAVINGS_INPUTS, r[i].x, &pred[i],
+                                 err);
                 pred[i] = ios_libm()->fmin(pred[i], ios_saving_cap(change_id, r[i].x));
             }
         if (b)
@@ -695,7 +706,8 @@ static BoosterHandle booster_of(const iosage_savings_model *cm, int i)
     pthread_mutex_lock(&m->lazy);
     if (!c->booster && !c->form_failed) {
         iosage_error err;
-        if (ios_xgb_load(c->form, c->form_len, &c->booster, &err) != IOSAGE_OK ||
+        if (ios_xgb_load_n(c->form, c->form_len, m->n_inputs, &c->booster,
+                           &err) != IOSAGE_OK ||
             ios_xgb_threads(c->booster, 1, &err) != IOSAGE_OK) {
             if (c->booster)
                 ios_xgb()->XGBoosterFree(c->booster);
@@ -729,6 +741,12 @@ static json_t *meta_json(const iosage_savings_model *m,
     json_object_set_new(o, "target", json_string(
         "share of the job's I/O time the change saves: 1 - 1/(median pair "
         "ratio), clipped to [-1, 1]"));
+    if (m->n_inputs == IOS_SAVINGS_INPUTS) { /* after the model features */
+        json_t *derived = json_array();
+        for (int k = 0; derived && k < IOS_SAVINGS_DERIVED; k++)
+            json_array_append_new(derived, json_string(ios_savings_derived[k]));
+        json_object_set_new(o, "derived_inputs", derived);
+    }
     if (!isnan(m->typical)) { /* a change without a model is ranked by it */
         json_t *few = json_object();
         for (int i = 0; few && i < m->n_few; i++)
@@ -876,6 +894,22 @@ static iosage_status load_from(const char *dir,
         json_decref(o);
         return ios_fail(err, IOSAGE_E_NOMEM, label, NULL, -1, "out of memory");
     }
+    /* the derived inputs after the features: these, or none (a bundle
+     * saved before them); any other list is not ours */
+    const json_t *derived = json_object_get(o, "derived_inputs");
+    m->n_inputs = derived ? IOS_SAVINGS_INPUTS : IOSAGE_NUM_MODEL_FEATURES;
+    int derived_ok = !derived || (json_is_array(derived) &&
+                                  json_array_size(derived) == IOS_SAVINGS_DERIVED);
+    for (int k = 0; derived_ok && derived && k < IOS_SAVINGS_DERIVED; k++) {
+        const char *name = json_string_value(json_array_get(derived, (size_t)k));
+        derived_ok = name && strcmp(name, ios_savings_derived[k]) == 0;
+    }
+    if (!derived_ok) {
+        json_decref(o);
+        iosage_savings_model_free(m);
+        return ios_fail(err, IOSAGE_E_CORRUPT, label, SAVINGS_FILE, -1,
+                        "derived_inputs: not the inputs this version forms");
+    }
     const json_t *typical = json_object_get(o, "typical_saving");
     m->typical = real_or_nan(typical, "io_time_share");
     m->typical_rows =
@@ -947,7 +981,7 @@ static iosage_status load_from(const char *dir,
             continue;
         }
         if (st == IOSAGE_OK) {
-            st = ios_xgb_load(data, len, &c->booster, err);
+            st = ios_xgb_load_n(data, len, m->n_inputs, &c->booster, err);
             if (st != IOSAGE_OK && err) { /* name the bundle and the file */
                 snprintf(err->path, sizeof err->path, "%s", label);
                 snprintf(err->where, sizeof err->where, "%s", file);
@@ -1002,7 +1036,7 @@ int iosage_savings_predict(const iosage_savings_model *m,
             continue;
         double v;
         BoosterHandle b = booster_of(m, i);
-        if (!b || predict_one(b, x, &v, NULL) != IOSAGE_OK)
+        if (!b || predict_one(b, m->n_inputs, x, &v, NULL) != IOSAGE_OK)
             return -1;
         v = ios_libm()->fmin(clip_saving(v), ios_saving_cap(change_id, x));
         out->saving = v;

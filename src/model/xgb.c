@@ -95,21 +95,29 @@ const char *ios_xgb_version(void)
 
 /* --- Matrices and boosting ------------------------------------------------- */
 
-iosage_status ios_xgb_matrix(const float *x, size_t n, DMatrixHandle *out,
-                             iosage_error *err)
+iosage_status ios_xgb_matrix_cols(const float *x, size_t n, size_t stride,
+                                  size_t cols, DMatrixHandle *out,
+                                  iosage_error *err)
 {
     *out = NULL;
     /* the model inputs of each row, packed (XGBoost copies them) */
-    float *m = malloc((n ? n : 1) * NM * sizeof *m);
+    float *m = malloc((n ? n : 1) * cols * sizeof *m);
     if (!m)
         return ios_fail(err, IOSAGE_E_NOMEM, NULL, NULL, -1, "out of memory");
     for (size_t i = 0; i < n; i++)
-        memcpy(m + i * NM, x + i * NF, NM * sizeof *m);
-    int rc = ios_xgb()->XGDMatrixCreateFromMat(m, (bst_ulong)n, NM, NAN, out);
+        memcpy(m + i * cols, x + i * stride, cols * sizeof *m);
+    int rc = ios_xgb()->XGDMatrixCreateFromMat(m, (bst_ulong)n,
+                                               (bst_ulong)cols, NAN, out);
     free(m);
     if (rc != 0)
         return ios_xgb_fail(err, IOSAGE_E_INTERNAL, "DMatrix");
     return IOSAGE_OK;
+}
+
+iosage_status ios_xgb_matrix(const float *x, size_t n, DMatrixHandle *out,
+                             iosage_error *err)
+{
+    return ios_xgb_matrix_cols(x, n, NF, NM, out, err);
 }
 
 static int set_param(BoosterHandle b, const char *name, const char *value)
@@ -239,9 +247,13 @@ iosage_status ios_xgb_boost(const struct ios_boost_job *job,
      * with no training caches and no reference to the matrices. */
     const char *data = NULL;
     size_t len = 0;
-    st = ios_xgb_save(b, &data, &len, err);
+    bst_ulong nf = 0; /* the training matrix's columns */
+    if (ios_xgb()->XGBoosterGetNumFeature(b, &nf) != 0)
+        st = ios_xgb_fail(err, IOSAGE_E_INTERNAL, "features");
     if (st == IOSAGE_OK)
-        st = ios_xgb_load(data, len, out, err);
+        st = ios_xgb_save(b, &data, &len, err);
+    if (st == IOSAGE_OK)
+        st = ios_xgb_load_n(data, len, (size_t)nf, out, err);
     ios_xgb()->XGBoosterFree(b);
     if (st == IOSAGE_OK)
         st = ios_xgb_threads(*out, job->p->threads, err);
@@ -260,6 +272,13 @@ iosage_status ios_xgb_boost(const struct ios_boost_job *job,
 iosage_status ios_xgb_predict(BoosterHandle b, const float *x, size_t n,
                               int margin, float *out, iosage_error *err)
 {
+    return ios_xgb_predict_cols(b, x, n, NF, NM, margin, out, err);
+}
+
+iosage_status ios_xgb_predict_cols(BoosterHandle b, const float *x, size_t n,
+                                   size_t stride, size_t cols, int margin,
+                                   float *out, iosage_error *err)
+{
     static const char cfg_prob[] =
         "{\"type\": 0, \"training\": false, \"iteration_begin\": 0, "
         "\"iteration_end\": 0, \"strict_shape\": false, \"cache_id\": 0, "
@@ -271,13 +290,13 @@ iosage_status ios_xgb_predict(BoosterHandle b, const float *x, size_t n,
     const char *cfg = margin ? cfg_margin : cfg_prob;
     if (n == 0)
         return IOSAGE_OK;
-    /* rows of NF floats, of which the model reads the first NM: strided */
+    /* rows of stride floats, of which the model reads the first cols */
     char arr[240];
     snprintf(arr, sizeof arr,
-             "{\"data\": [%" PRIuPTR ", true], \"shape\": [%zu, %d], "
+             "{\"data\": [%" PRIuPTR ", true], \"shape\": [%zu, %zu], "
              "\"strides\": [%zu, %zu], \"typestr\": \"<f4\", "
              "\"version\": 3}",
-             (uintptr_t)x, n, NM, NF * sizeof *x, sizeof *x);
+             (uintptr_t)x, n, cols, stride * sizeof *x, sizeof *x);
     const bst_ulong *shape;
     bst_ulong dim;
     const float *pred;
@@ -340,6 +359,12 @@ iosage_status ios_xgb_save(BoosterHandle b, const char **data, size_t *len,
 iosage_status ios_xgb_load(const void *data, size_t len, BoosterHandle *out,
                            iosage_error *err)
 {
+    return ios_xgb_load_n(data, len, NM, out, err);
+}
+
+iosage_status ios_xgb_load_n(const void *data, size_t len, size_t n_inputs,
+                             BoosterHandle *out, iosage_error *err)
+{
     BoosterHandle b = NULL;
     *out = NULL;
     if (ios_xgb()->XGBoosterCreate(NULL, 0, &b) != 0)
@@ -349,11 +374,12 @@ iosage_status ios_xgb_load(const void *data, size_t len, BoosterHandle *out,
         return ios_xgb_fail(err, IOSAGE_E_CORRUPT, "load model");
     }
     bst_ulong nf = 0;
-    if (ios_xgb()->XGBoosterGetNumFeature(b, &nf) != 0 || nf != NM) {
+    if (ios_xgb()->XGBoosterGetNumFeature(b, &nf) != 0 ||
+        (n_inputs != 0 && nf != n_inputs)) {
         ios_xgb()->XGBoosterFree(b);
         return ios_fail(err, IOSAGE_E_CORRUPT, NULL, "model", -1,
-                        "model has %llu features, not %d",
-                        (unsigned long long)nf, NM);
+                        "model has %llu features, not %zu",
+                        (unsigned long long)nf, n_inputs);
     }
     *out = b;
     return IOSAGE_OK;

@@ -126,7 +126,10 @@ unsigned char *ios_xgb_binary_form(BoosterHandle b, size_t *len)
         return NULL;
     memcpy(copy, form, form_len); /* XGBoost's buffer is reused by its next call */
     BoosterHandle back = NULL;
-    int same = ios_xgb_load(copy, form_len, &back, NULL) == IOSAGE_OK &&
+    bst_ulong nf = 0;
+    int same = ios_xgb()->XGBoosterGetNumFeature(b, &nf) == 0 &&
+               ios_xgb_load_n(copy, form_len, (size_t)nf, &back, NULL) ==
+                   IOSAGE_OK &&
                same_trees(b, back) && same_outputs(b, back);
     if (back)
         ios_xgb()->XGBoosterFree(back);

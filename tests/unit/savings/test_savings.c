@@ -296,7 +296,9 @@ static void test_savings_binary_forms(void **state)
             if (i == 0)
                 continue; /* savings.json is not a model */
             BoosterHandle b = NULL;
-            assert_int_equal(ios_xgb_load(json[i], len, &b, NULL), IOSAGE_OK);
+            assert_int_equal(ios_xgb_load_n(json[i], len, IOS_SAVINGS_INPUTS,
+                                            &b, NULL),
+                             IOSAGE_OK);
             const char *data = NULL;
             bst_ulong n = 0;
             assert_int_equal(ios_xgb()->XGBoosterSaveModelToBuffer(
@@ -388,6 +390,64 @@ static void test_saving_cap(void **state)
     assert_true(fabs(ios_saving_cap("collective_io", x) - 0.5) < 1e-6);
 }
 
+/* The savings regressions' three derived inputs (savings_inputs.c), from
+ * features whose quotients are known: 100 MiB a rank in 1,000 data
+ * operations at 50 MiB/s of I/O time is 2 s of I/O a rank, 2,000 us an
+ * operation; 10 metadata operations a rank with 20% of the time are
+ * 40,000 us each. No bandwidth: no time, the inputs are missing. And a
+ * savings.json that names other derived inputs is refused. */
+static void test_derived_inputs(void **state)
+{
+    (void)state;
+    float x[IOSAGE_NUM_FEATURES] = {0};
+    for (int i = 0; i < IOSAGE_NUM_MODEL_FEATURES; i++)
+        x[i] = 0.25f; /* copied through as they are */
+    x[iosage_feature_index("job_bytes_per_rank_log")] = (float)log10(1 + 100.0);
+    x[iosage_feature_index("job_data_ops_per_rank_log")] = (float)log10(1 + 1000.0);
+    x[iosage_feature_index("job_bandwidth_log")] = (float)log10(1 + 50.0);
+    x[iosage_feature_index("meta_ops_per_rank_log")] = (float)log10(1 + 10.0);
+    x[iosage_feature_index("job_meta_time_share")] = 0.2f;
+    float in[IOS_SAVINGS_INPUTS];
+    ios_savings_inputs(x, IOS_SAVINGS_INPUTS, in);
+    assert_memory_equal(in, x, IOSAGE_NUM_MODEL_FEATURES * sizeof *x);
+    const float *d = in + IOSAGE_NUM_MODEL_FEATURES;
+    assert_true(fabs(d[0] - log10(2000.0)) < 1e-4);
+    assert_true(fabs(d[1] - log10(40000.0)) < 1e-4);
+    assert_true(fabs(d[2] - log10(2.0)) < 1e-4);
+    assert_string_equal(ios_savings_derived[0], "data_op_us_log");
+    x[iosage_feature_index("job_bandwidth_log")] = 0;
+    ios_savings_inputs(x, IOS_SAVINGS_INPUTS, in);
+    assert_true(isnan(d[0]) && isnan(d[1]) && isnan(d[2]));
+
+    char text[512];
+    const char *lists[] = {
+        "[\"data_op_us_log\", \"meta_op_us_log\", \"io_seconds_per_rank_log\"]",
+        "[\"data_op_us_log\", \"meta_op_us_log\"]",
+        "[\"io_seconds_per_rank_log\", \"meta_op_us_log\", \"data_op_us_log\"]",
+        "\"data_op_us_log\""};
+    for (int k = 0; k < 4; k++) {
+        snprintf(text, sizeof text,
+                 "{\"schema\": \"iosage-savings-models\", \"version\": 1, "
+                 "\"feature_schema\": %d, \"derived_inputs\": %s, "
+                 "\"changes\": []}",
+                 IOSAGE_FEATURE_SCHEMA_VERSION, lists[k]);
+        struct iosage_model_file f = {"savings.json",
+                                      (const unsigned char *)text, strlen(text)};
+        iosage_savings_model *m = NULL;
+        iosage_error err;
+        iosage_status st = iosage_savings_model_load_mem(&f, 1, "mem", &m, &err);
+        if (k == 0) {
+            assert_int_equal(st, IOSAGE_OK);
+            assert_non_null(m);
+        } else {
+            assert_int_equal(st, IOSAGE_E_CORRUPT);
+            assert_null(m);
+            assert_non_null(strstr(err.msg, "derived_inputs"));
+        }
+        iosage_savings_model_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_typical_saving),
         cmocka_unit_test(test_savings_binary_forms),
         cmocka_unit_test(test_saving_cap),
+        cmocka_unit_test(test_derived_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
