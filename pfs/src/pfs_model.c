@@ -392,8 +392,14 @@ double pfs_write(const struct pfs_profile *p, struct pfs_shared *sh,
 
 /* --- the cache and reads --------------------------------------------------- */
 
-/* Drop the least recently used ranges until the file's cache is within
- * the client's cache size. */
+/* Drop the least recently used bytes until the file's cache is within the
+ * client's cache size: whole ranges, the least recently used first, and of
+ * the range that crosses the limit its first bytes. A range grows as a
+ * stream moves forward (reads, read-ahead and writes that continue it
+ * merge into it), so its start is its oldest part: a stream through a file
+ * larger than the cache keeps its most recent cache-size bytes, as a page
+ * cache does. (Dropping the whole range dropped the bytes just read ahead
+ * with it, and every read of the stream fetched the window again.) */
 static void cache_trim(const struct pfs_profile *p, struct pfs_file *f)
 {
     for (;;) {
@@ -406,6 +412,12 @@ static void cache_trim(const struct pfs_profile *p, struct pfs_file *f)
         }
         if (total <= p->cache_size || oldest < 0)
             return;
+        struct pfs_range *r = &f->cache[oldest];
+        uint64_t excess = total - p->cache_size;
+        if (r->end - r->start > excess) {
+            r->start += excess;
+            return;
+        }
         f->cache[oldest] = f->cache[--f->ncache];
     }
 }
