@@ -346,16 +346,35 @@ static void test_layout_round_robin(void **state)
 
 /* Re-reads of cached bytes are free; reads beyond the cache are not;
  * sequential reads bring read-ahead. */
+/* What the read tests read from: the round profile, fresh servers, one
+ * client and a file of the default layout (key 3). sh is the caller's to
+ * free. */
+struct read_setup {
+    struct pfs_profile p;
+    struct pfs_shared *sh;
+    struct pfs_client c;
+    struct pfs_layout lay;
+    struct pfs_file f;
+};
+
+static void read_setup(struct read_setup *r)
+{
+    load_round(&r->p);
+    r->sh = new_shared();
+    r->c = (struct pfs_client){.id = 1};
+    r->lay = pfs_layout_new(&r->p, &r->sh->srv, 0, 0);
+    pfs_file_init(&r->f, 3, &r->lay);
+}
+
 static void test_read_cache(void **state)
 {
     (void)state;
-    struct pfs_profile p;
-    load_round(&p);
-    struct pfs_shared *sh = new_shared();
-    struct pfs_client c = {.id = 1};
-    struct pfs_layout lay = pfs_layout_new(&p, &sh->srv, 0, 0);
-    struct pfs_file f;
-    pfs_file_init(&f, 3, &lay);
+    struct read_setup r;
+    read_setup(&r);
+    struct pfs_profile p = r.p;
+    struct pfs_shared *sh = r.sh;
+    struct pfs_client c = r.c;
+    struct pfs_file f = r.f;
     uint64_t size = 64u << 20;
     /* a cold 1 MiB read: link, wire, 0.5 ms + 5 ms, wire */
     double t = pfs_read(&p, sh, &c, &f, 0, 1u << 20, size, 0);
@@ -387,15 +406,14 @@ static void test_read_stream_past_cache(void **state)
 {
     (void)state;
     for (int k = 0; k < 2; k++) {
-        struct pfs_profile p;
-        load_round(&p);
+        struct read_setup r;
+        read_setup(&r);
         if (k == 1)
-            p.readahead_max = p.cache_size;
-        struct pfs_shared *sh = new_shared();
-        struct pfs_client c = {.id = 1};
-        struct pfs_layout lay = pfs_layout_new(&p, &sh->srv, 0, 0);
-        struct pfs_file f;
-        pfs_file_init(&f, 3, &lay);
+            r.p.readahead_max = r.p.cache_size;
+        struct pfs_profile p = r.p;
+        struct pfs_shared *sh = r.sh;
+        struct pfs_client c = r.c;
+        struct pfs_file f = r.f;
         uint64_t size = 64u << 20;
         double t = 0;
         for (uint64_t off = 0; off < size; off += 1u << 20)
