@@ -11,14 +11,6 @@
 #include "ios_bigmem.h"
 #include "ios_idmap.h"
 
-uint64_t ios_idmap_hash(uint64_t id)
-{
-    id ^= id >> 33;
-    id *= UINT64_C(0xff51afd7ed558ccd);
-    id ^= id >> 33;
-    return id;
-}
-
 /* The slot of id: where it is, or the empty slot where it would go. */
 static size_t slot_of(const ios_idmap *m, uint64_t id)
 {
@@ -79,6 +71,22 @@ int ios_idmap_put(ios_idmap *m, uint64_t id, size_t index)
         m->n++;
     m->slots[h].key = id;
     m->slots[h].val = index + 1;
+    return 0;
+}
+
+int ios_idmap_add(ios_idmap *m, uint64_t id, size_t index, size_t *found)
+{
+    if ((m->n + 1) * 2 > m->cap && rehash(m, m->cap ? m->cap * 2 : 64) != 0)
+        return -1;
+    size_t h = slot_of(m, id);
+    if (m->slots[h].val) {
+        *found = m->slots[h].val - 1;
+        return 1;
+    }
+    m->n++;
+    m->slots[h].key = id;
+    m->slots[h].val = index + 1;
+    *found = index;
     return 0;
 }
 

@@ -334,21 +334,15 @@ static int64_t group_of(const struct fl_lookup *k, int module, size_t i,
         if (v != FL_NO_GROUP)
             return (int64_t)v;
     }
-    size_t lo = 0, hi = k->g->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (k->g->ids[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < k->g->n && k->g->ids[lo] == id ? (int64_t)lo : -1;
+    size_t g;
+    return ios_idmap_get(k->g->by_id, id, &g) ? (int64_t)g : -1;
 }
 
-/* The group numbers come in record order, the groups in id order: on a
- * large log each lookup of a group's file (and name and class, for a new
- * file) is a cache miss. Called at record i of module, this asks for those
- * of the record FL_AHEAD records on. */
+/* The groups are numbered in the order the records first name them, but a
+ * file's records of other modules or ranks can lie far from its first: on
+ * a large log each lookup of such a group's file (and name and class, for
+ * a new file) is a cache miss. Called at record i of module, this asks for
+ * those of the record FL_AHEAD records on. */
 #define FL_AHEAD 16
 __attribute__((always_inline)) static inline void
 prefetch_group(const struct fl_lookup *k, int module, size_t i,

@@ -216,15 +216,17 @@ static inline int ios_skipped(const struct ios_skip *s, int module, size_t i)
 struct ios_ref {
     uint64_t id;
     int module;
+    uint32_t file; /* the file table's number of id (file_table.c) */
     int64_t rank;
     const iosage_record *rec;
 };
 
 /* The passes over the records in refs order (file_table.c, extras.c,
- * ranks.c) go through them by id, which on a large log is a random walk
- * over the decoded region: a cache miss for the record and one for each
- * line of its counters. ios_prefetch_ref(refs, n, i), called at ref i,
- * asks for the record IOS_PREFETCH_AHEAD refs ahead and for the counters
+ * ranks.c) go through them file by file, in the order the records first
+ * name their files: mostly the order they lie in, but the records of a
+ * file of several ranks or modules lie far apart, a cache miss for the
+ * record and one for each line of its counters. ios_prefetch_ref(refs, n,
+ * i), called at ref i, asks for the record IOS_PREFETCH_AHEAD refs ahead and for the counters
  * of the record half as far ahead (whose struct has arrived by then), so
  * that the misses overlap. Prefetches are hints: nothing is read through
  * them. The features stage of a log of 10^6 files took 4.48 s with them

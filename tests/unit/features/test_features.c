@@ -927,6 +927,82 @@ static void test_table_names_lustre_classes(void **state)
     iosage_log_free(log);
 }
 
+/*
+ * Row order does not depend on the order the records name their files in
+ * (the table numbers files that way, file_table.c): rows sort by I/O time,
+ * then bytes, then id, then module. Twelve files named in a shuffled
+ * order, most of them with no time and no bytes (one run of ties, 18 rows
+ * long), each with a POSIX and every third with an MPI-IO record too; one
+ * file's second rank comes last of all, after every other file; two
+ * files tie on time and bytes. Every row keeps its own name, its peer and
+ * its record count.
+ */
+static void test_table_order_not_record_order(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(4, 10.0);
+    static const int shuffled[12] = {7, 2, 11, 0, 5, 9, 1, 10, 3, 6, 8, 4};
+    char name[32];
+    for (int k = 0; k < 12; k++) {
+        int f = shuffled[k];
+        snprintf(name, sizeof name, "/lus/tie.%d", f);
+        iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, 0);
+        if (f == 2 || f == 5) { /* equal time and bytes */
+            r->counters[IOSAGE_POSIX_WRITES] = 1;
+            r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = MIB;
+            r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 0.5;
+        }
+        rec_add(log, r, name);
+    }
+    for (int f = 0; f < 12; f += 3) {
+        snprintf(name, sizeof name, "/lus/tie.%d", f);
+        rec_add(log, tu_rec_new(IOSAGE_MOD_MPIIO, name, 0), NULL);
+    }
+    iosage_record *late = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/tie.7", 1);
+    late->counters[IOSAGE_POSIX_READS] = 1;
+    late->counters[IOSAGE_POSIX_BYTES_READ] = 10;
+    late->fcounters[IOSAGE_POSIX_F_READ_TIME] = 2.0;
+    rec_add(log, late, NULL);
+
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 16);
+    assert_int_equal(t->job.files, 12);
+    /* the one with time first (its two records in one row), then the tie */
+    assert_string_equal(t->rows[0].path, "/lus/tie.7");
+    assert_int_equal(t->rows[0].records, 2);
+    assert_int_equal(t->rows[0].ranks, 2);
+    uint64_t id2 = iosage_darshan_hash("/lus/tie.2", 10);
+    uint64_t id5 = iosage_darshan_hash("/lus/tie.5", 10);
+    assert_int_equal(t->rows[1].id, id2 < id5 ? id2 : id5);
+    assert_int_equal(t->rows[2].id, id2 < id5 ? id5 : id2);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct iosage_file_row *row = &t->rows[i];
+        int f = atoi(strrchr(row->path, '.') + 1);
+        snprintf(name, sizeof name, "/lus/tie.%d", f);
+        assert_string_equal(row->path, name);
+        assert_int_equal(row->id, iosage_darshan_hash(name, strlen(name)));
+        if (f != 7)
+            assert_int_equal(row->records, 1);
+        if (i >= 4) { /* the run of no time, no bytes: id, then module */
+            const struct iosage_file_row *prev = &t->rows[i - 1];
+            assert_true(prev->id < row->id ||
+                        (prev->id == row->id && prev->module < row->module));
+        }
+        if (f % 3 == 0) { /* POSIX under MPI-IO: peers of each other */
+            assert_true(row->peer >= 0);
+            const struct iosage_file_row *peer = &t->rows[row->peer];
+            assert_int_equal(peer->id, row->id);
+            assert_int_not_equal(peer->module, row->module);
+            assert_int_equal(peer->peer, (int)i);
+        } else {
+            assert_int_equal(row->peer, -1);
+        }
+    }
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
 /* --- scale invariance -------------------------------------------------------- */
 
 /*
@@ -1168,6 +1244,7 @@ int main(void)
         cmocka_unit_test(test_impossible_records),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_table_names_lustre_classes),
+        cmocka_unit_test(test_table_order_not_record_order),
         cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_floor_counts),
         cmocka_unit_test(test_shared_logs_finite),
