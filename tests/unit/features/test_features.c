@@ -1003,6 +1003,40 @@ static void test_table_order_not_record_order(void **state)
     iosage_log_free(log);
 }
 
+/* Ranks 2^24 or more apart (the refs are sorted field by field then, not
+ * by one key, file_table.c): a file's records still make one row. */
+static void test_table_wide_ranks(void **state)
+{
+    (void)state;
+    const int64_t far = ((int64_t)1 << 24) + 5;
+    iosage_log *log = new_log(far + 1, 10.0);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/a", far);
+    r->counters[IOSAGE_POSIX_WRITES] = 1;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = MIB;
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 1.0;
+    rec_add(log, r, "/lus/a");
+    rec_add(log, tu_rec_new(IOSAGE_MOD_POSIX, "/lus/b", -1), "/lus/b");
+    rec_add(log, tu_rec_new(IOSAGE_MOD_POSIX, "/lus/c", 5), "/lus/c");
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/a", 0);
+    r->counters[IOSAGE_POSIX_READS] = 1;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 10;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.5;
+    rec_add(log, r, NULL);
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 3);
+    assert_string_equal(t->rows[0].path, "/lus/a");
+    assert_int_equal(t->rows[0].records, 2);
+    assert_int_equal(t->rows[0].ranks, 2);
+    assert_int_equal(t->rows[0].bytes_written, MIB);
+    assert_int_equal(t->rows[0].bytes_read, 10);
+    assert_float_equal(t->rows[0].io_time, 1.5, 1e-12);
+    assert_int_equal(t->rows[1].records, 1);
+    assert_int_equal(t->rows[2].records, 1);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
 /* --- scale invariance -------------------------------------------------------- */
 
 /*
@@ -1245,6 +1279,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_table_names_lustre_classes),
         cmocka_unit_test(test_table_order_not_record_order),
+        cmocka_unit_test(test_table_wide_ranks),
         cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_floor_counts),
         cmocka_unit_test(test_shared_logs_finite),
