@@ -622,8 +622,9 @@ static void apply_lustre(struct build *b)
 /* Copy every row's name (settle_file left the log's in path) into one
  * block the table owns: the table outlives the log. One name lookup a
  * file, not three: on a log of 10^5 files each lookup is a cache miss.
- * The names lie in the log's order, the rows in id order: each loop asks
- * for the name IOS_PREFETCH_AHEAD rows ahead. */
+ * The names lie in the log's order, the rows mostly in that order too;
+ * each loop asks for the name IOS_PREFETCH_AHEAD rows ahead, for the
+ * files whose first record lies far from their name. */
 static int set_paths(struct build *b)
 {
     iosage_file_table *t = b->t;

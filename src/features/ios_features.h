@@ -257,14 +257,15 @@ ios_prefetch_ref(const struct ios_ref *refs, size_t n, size_t i)
 
 /* Extras (extras.c): the counters of row k's records, refs[from .. to),
  * that the rows do not keep, summed into x when row k is of a data file.
- * Called row by row in id order, each file's rows right after they are
- * built and settled (file_table.c), while their records are in the cache. */
+ * Called row by row in the table's build order (file by file), each
+ * file's rows right after they are built and settled (file_table.c),
+ * while their records are in the cache. */
 void ios_ft_extras_row(const iosage_file_table *t, size_t k,
                        const struct ios_ref *refs, size_t from, size_t to,
                        struct ios_ft_extra *x);
 
-/* File-level sums of the data files (extras.c), rows in id order. Returns
- * 0, or -1 on no memory. */
+/* File-level sums of the data files (extras.c), rows in build order (a
+ * file's rows next to each other). Returns 0, or -1 on no memory. */
 int ios_ft_files(iosage_file_table *t);
 
 /* The bytes of the per-rank records of COUNTED data rows, gathered row by
