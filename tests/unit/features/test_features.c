@@ -931,7 +931,7 @@ static void test_table_names_lustre_classes(void **state)
  * Row order does not depend on the order the records name their files in
  * (the table numbers files that way, file_table.c): rows sort by I/O time,
  * then bytes, then id, then module. Twelve files named in a shuffled
- * order, most of them with no time and no bytes (one run of ties, 18 rows
+ * order, most of them with no time and no bytes (one run of ties, 13 rows
  * long), each with a POSIX and every third with an MPI-IO record too; one
  * file's second rank comes last of all, after every other file; two
  * files tie on time and bytes. Every row keeps its own name, its peer and
