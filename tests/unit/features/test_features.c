@@ -927,6 +927,18 @@ static void test_table_names_lustre_classes(void **state)
     iosage_log_free(log);
 }
 
+/* Add a POSIX record of rank to log (its name already there): one read of
+ * 10 bytes that took seconds. */
+static void add_small_read(iosage_log *log, const char *name, int64_t rank,
+                           double seconds)
+{
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, rank);
+    r->counters[IOSAGE_POSIX_READS] = 1;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 10;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = seconds;
+    rec_add(log, r, NULL);
+}
+
 /*
  * Row order does not depend on the order the records name their files in
  * (the table numbers files that way, file_table.c): rows sort by I/O time,
@@ -958,11 +970,7 @@ static void test_table_order_not_record_order(void **state)
         snprintf(name, sizeof name, "/lus/tie.%d", f);
         rec_add(log, tu_rec_new(IOSAGE_MOD_MPIIO, name, 0), NULL);
     }
-    iosage_record *late = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/tie.7", 1);
-    late->counters[IOSAGE_POSIX_READS] = 1;
-    late->counters[IOSAGE_POSIX_BYTES_READ] = 10;
-    late->fcounters[IOSAGE_POSIX_F_READ_TIME] = 2.0;
-    rec_add(log, late, NULL);
+    add_small_read(log, "/lus/tie.7", 1, 2.0);
 
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
@@ -1017,11 +1025,7 @@ static void test_table_wide_ranks(void **state)
     rec_add(log, r, "/lus/a");
     rec_add(log, tu_rec_new(IOSAGE_MOD_POSIX, "/lus/b", -1), "/lus/b");
     rec_add(log, tu_rec_new(IOSAGE_MOD_POSIX, "/lus/c", 5), "/lus/c");
-    r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/a", 0);
-    r->counters[IOSAGE_POSIX_READS] = 1;
-    r->counters[IOSAGE_POSIX_BYTES_READ] = 10;
-    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.5;
-    rec_add(log, r, NULL);
+    add_small_read(log, "/lus/a", 0, 0.5);
     iosage_file_table *t = NULL;
     assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
     assert_int_equal(t->n_rows, 3);
