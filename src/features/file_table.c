@@ -53,8 +53,8 @@ struct build {
     size_t n_refs;
     size_t *row_start; /* n_rows + 1 */
     struct ios_skip skip; /* the records left out (collect_refs) */
-    struct fl_groups groups; /* for the layer view (settle_file); ids NULL
-                                when not kept */
+    struct fl_groups groups; /* for the layer view (settle_file); by_id
+                                NULL when not kept */
     ios_idmap files_by_id; /* file id -> its number (collect_refs) */
     size_t n_files;
     size_t *file_name;  /* n_files: 1 + the index in the log's names of the
@@ -179,6 +179,14 @@ static void note_impossible(struct iosage_job_summary *js, int module,
  */
 #define RANK_SPAN_BITS 24
 
+/* The one key of ref r (ranks spanning under 2^RANK_SPAN_BITS from
+ * min_rank; module ids are below 256). */
+static uint64_t ref_key(const struct ios_ref *r, int64_t min_rank)
+{
+    return (uint64_t)r->file << 32 | (uint64_t)r->module << RANK_SPAN_BITS |
+           ((uint64_t)r->rank - (uint64_t)min_rank);
+}
+
 static int sort_refs(struct build *b)
 {
     size_t n = b->n_refs;
@@ -190,18 +198,11 @@ static int sort_refs(struct build *b)
     }
     int one_key = n == 0 ||
         (uint64_t)max_rank - (uint64_t)min_rank < ((uint64_t)1 << RANK_SPAN_BITS);
-    if (one_key) { /* in order already? (module ids are below 256) */
-        uint64_t prev = 0;
-        size_t i = 0;
-        for (; i < n; i++) {
-            uint64_t key = (uint64_t)refs[i].file << 32 |
-                           (uint64_t)refs[i].module << RANK_SPAN_BITS |
-                           ((uint64_t)refs[i].rank - (uint64_t)min_rank);
-            if (key < prev)
-                break;
-            prev = key;
-        }
-        if (i == n)
+    if (one_key) { /* in order already? */
+        size_t i = 1;
+        while (i < n && ref_key(&refs[i - 1], min_rank) <= ref_key(&refs[i], min_rank))
+            i++;
+        if (i >= n)
             return 0;
     }
     struct ios_sort_pair *p = ios_big_malloc((n ? n : 1) * sizeof *p);
@@ -210,11 +211,7 @@ static int sort_refs(struct build *b)
     int ok = 1;
     if (one_key) {
         for (size_t i = 0; i < n; i++)
-            p[i] = (struct ios_sort_pair){
-                (uint64_t)refs[i].file << 32 |
-                    (uint64_t)refs[i].module << RANK_SPAN_BITS |
-                    ((uint64_t)refs[i].rank - (uint64_t)min_rank),
-                i};
+            p[i] = (struct ios_sort_pair){ref_key(&refs[i], min_rank), i};
         ok = ios_sort_pairs(p, n) == 0;
     } else {
         for (size_t i = 0; i < n; i++)
@@ -445,16 +442,15 @@ static const char *name_of(const struct build *b, size_t f)
 }
 
 /* The file of rows [from, to) is the next of b->groups (the layer view's
- * way to its files without looking ids up): its id, name and class, and
- * the group of each of its records. */
+ * way to its files without looking ids up): its name and class, and the
+ * group of each of its records. */
 static void note_group(struct build *b, size_t from, size_t to,
                        const char *name, unsigned cls)
 {
     struct fl_groups *g = &b->groups;
-    if (!g->ids)
+    if (!g->by_id)
         return;
-    size_t at = g->n++;
-    g->ids[at] = b->t->rows[from].id;
+    size_t at = g->n++; /* the file's number: files are settled in order */
     g->path[at] = name;
     g->cls[at] = cls;
     for (size_t j = b->row_start[from]; j < b->row_start[to]; j++) {
@@ -472,11 +468,9 @@ static int groups_init(struct build *b, size_t n)
     struct fl_groups *g = &b->groups;
     if (b->n_refs >= FL_NO_GROUP)
         return 0;
-    g->ids = ios_big_malloc((n ? n : 1) * sizeof *g->ids);
-    g->by_id = &b->files_by_id;
     g->path = ios_big_malloc((n ? n : 1) * sizeof *g->path);
     g->cls = ios_big_malloc((n ? n : 1) * sizeof *g->cls);
-    if (!g->ids || !g->path || !g->cls)
+    if (!g->path || !g->cls)
         return -1;
     for (int k = 0; k < N_TABLE_MODULES; k++) {
         int m = table_modules[k];
@@ -487,12 +481,12 @@ static int groups_init(struct build *b, size_t n)
             return -1;
         memset(g->group[m], 0xff, recs * sizeof *g->group[m]); /* FL_NO_GROUP */
     }
+    g->by_id = &b->files_by_id; /* kept */
     return 0;
 }
 
 static void groups_free(struct fl_groups *g)
 {
-    free(g->ids);
     free(g->path);
     free(g->cls);
     for (int m = 0; m < IOSAGE_MAX_MODULES; m++)
@@ -813,7 +807,7 @@ static int build(struct build *b)
     apply_lustre(b);
     if (ios_ft_files(b->t) != 0 ||
         fl_table_build(b->log, &b->skip, b->t->job.nprocs, b->t->job.run_time,
-                       files, b->groups.ids ? &b->groups : NULL,
+                       files, b->groups.by_id ? &b->groups : NULL,
                        &b->t->priv->layers) != IOSAGE_OK) {
         free(ub.v);
         return -1;

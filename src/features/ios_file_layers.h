@@ -108,9 +108,9 @@ struct fl_table {
  * looks nothing up by id (on a log of 10^6 files each lookup, of the id and
  * of its name, was a cache miss or two, and each path was classified
  * again). The file table numbers its file ids 0..n-1 in the order its
- * records first name them: ids[g] is id g, path[g] the log's name of it
- * (NULL: unnamed), cls[g] its path class (ios_classify_path), by_id the
- * map from id to g. group[m][i] is the number of the id of record i of
+ * records first name them: by_id maps an id to its number g, path[g] is
+ * the log's name of it (NULL: unnamed), cls[g] its path class
+ * (ios_classify_path). group[m][i] is the number of the id of record i of
  * module m (POSIX, MPI-IO, STDIO, DFS), or FL_NO_GROUP for a record the
  * file table left out; group[m] is NULL for a module without records and
  * for every other module (LUSTRE: found by id). The file table owns the
@@ -119,7 +119,6 @@ struct fl_table {
 #define FL_NO_GROUP UINT32_MAX
 struct fl_groups {
     size_t n;
-    uint64_t *ids;
     const ios_idmap *by_id;
     const char **path;
     unsigned *cls;
