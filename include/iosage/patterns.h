@@ -99,6 +99,8 @@ struct iosage_pattern_floor {
                                the count ("80 metadata operations < 750") */
 };
 
+struct iosage_criterion_steps; /* internal: src/patterns/ios_patterns.h */
+
 struct iosage_pattern {
     const char *id;            /* "access_granularity", ... */
     const char *name;          /* display name */
@@ -120,6 +122,12 @@ struct iosage_pattern {
      * formatting its numbers (a batch asks for every log). */
     void (*rule)(const iosage_log *log, const iosage_file_table *t,
                  int with_reason, struct iosage_rule_verdict *out);
+    /* Optional, for the registered patterns (NULL: the labeler calls
+     * rule): the same criterion in steps over blocks of files, so that the
+     * labeler walks a log's files once for every pattern, each block while
+     * it is in the caches, instead of once a pattern. Internal
+     * (src/patterns/ios_patterns.h). */
+    const struct iosage_criterion_steps *steps;
     /* The share, main file and change of the pattern in t (offline advice;
      * f is zeroed with row -1 before the call). */
     void (*finding)(const iosage_file_table *t, struct iosage_pattern_finding *f);

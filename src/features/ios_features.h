@@ -312,18 +312,33 @@ int ios_row_top(const struct iosage_file_row *row);
  * rows, and MPI-IO rows of files without a POSIX row. */
 int ios_row_fs_level(const struct iosage_file_row *row);
 
+/* Each scan below looks at every row of t. The four that the features use
+ * also come in parts (ios_scan_<name>_rows: rows [from, to) into s, after
+ * ios_scan_init), so that the features take them together with their own
+ * sums, a block of rows at a time: the same result as the whole scan when
+ * the parts cover the rows in order. */
+void ios_scan_init(struct ios_scan *s);
+
 /* Small requests (< 1 MiB) at least half of a data file's reads or of its
  * writes, counted at the file-system level (ios_row_fs_level): count =
  * those small requests; time = the file's counted I/O time. */
 void ios_scan_small(const iosage_file_table *t, struct ios_scan *s);
+void ios_scan_small_rows(const iosage_file_table *t, struct ios_scan *s,
+                         size_t from, size_t to);
 /* Non-sequential POSIX/DFS ops at least 20% of a data file's ops. */
 void ios_scan_nonseq(const iosage_file_table *t, struct ios_scan *s);
+void ios_scan_nonseq_rows(const iosage_file_table *t, struct ios_scan *s,
+                          size_t from, size_t to);
 /* Shared data files with >= 90% POSIX or independent MPI-IO data ops and
  * small (average < 1 MiB) or non-contiguous requests; count = files. Files
  * accessed through other interfaces (DFS, STDIO) do not count. */
 void ios_scan_indep_shared(const iosage_file_table *t, struct ios_scan *s);
+void ios_scan_indep_shared_rows(const iosage_file_table *t, struct ios_scan *s,
+                                size_t from, size_t to);
 /* Data files read at least 2x their extent; time = their read time. */
 void ios_scan_reread(const iosage_file_table *t, struct ios_scan *s);
+void ios_scan_reread_rows(const iosage_file_table *t, struct ios_scan *s,
+                          size_t from, size_t to);
 /* Data files with syncs beyond 2 per rank; count = those syncs, ops = the
  * writes of those files, time = their file_time. */
 void ios_scan_syncs(const iosage_file_table *t, struct ios_scan *s);

@@ -163,12 +163,12 @@ int fl_is_shared(const struct fl_file *f); /* data moved by >= 2 ranks */
 int64_t fl_file_ops(const struct fl_file *f); /* data ops of counted layers */
 int64_t fl_file_extent(const struct fl_file *f); /* highest offset + 1 */
 
-/* The counts of two LABELING.md criteria: data files (file_strategy), and
- * metadata operations (metadata_intensity: opens, stats, seeks, syncs
- * where the file system sees them: POSIX, DFS, STDIO; MPI-IO only for a
- * file without a POSIX or DFS record). */
-int64_t fl_data_files(const struct fl_table *t);
-double fl_meta_ops(const struct fl_table *t);
+/* ops plus file f's metadata operations, one layer at a time, as
+ * metadata_intensity's criterion counts them: opens, stats, seeks, syncs
+ * where the file system sees them (POSIX, DFS, STDIO; MPI-IO only for a
+ * file without a POSIX or DFS record). A walk over the files in order
+ * adds them all. */
+double fl_meta_ops_add(double ops, const struct fl_file *f);
 
 /* Share of the job's I/O time that time (or, without timers, ops) is. */
 double fl_material(const struct fl_table *t, double time, double ops);

@@ -19,7 +19,7 @@ int ios_row_top(const struct iosage_file_row *row)
     return (row->flags & IOSAGE_FILE_COUNTED) != 0;
 }
 
-static void scan_init(struct ios_scan *s)
+void ios_scan_init(struct ios_scan *s)
 {
     memset(s, 0, sizeof *s);
     s->top[0] = s->top[1] = s->top[2] = -1;
@@ -57,8 +57,14 @@ int ios_row_fs_level(const struct iosage_file_row *row)
 
 void ios_scan_small(const iosage_file_table *t, struct ios_scan *s)
 {
-    scan_init(s);
-    for (size_t i = 0; i < t->n_rows; i++) {
+    ios_scan_init(s);
+    ios_scan_small_rows(t, s, 0, t->n_rows);
+}
+
+void ios_scan_small_rows(const iosage_file_table *t, struct ios_scan *s,
+                         size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
         const struct iosage_file_row *r = &t->rows[i];
         if (!is_data(r) || !ios_row_fs_level(r))
             continue;
@@ -75,8 +81,14 @@ void ios_scan_small(const iosage_file_table *t, struct ios_scan *s)
 
 void ios_scan_nonseq(const iosage_file_table *t, struct ios_scan *s)
 {
-    scan_init(s);
-    for (size_t i = 0; i < t->n_rows; i++) {
+    ios_scan_init(s);
+    ios_scan_nonseq_rows(t, s, 0, t->n_rows);
+}
+
+void ios_scan_nonseq_rows(const iosage_file_table *t, struct ios_scan *s,
+                          size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
         const struct iosage_file_row *r = &t->rows[i];
         int64_t ops = ios_sadd(r->reads, r->writes);
         if (!is_data(r) || r->seq_ops < 0 || ops <= 0)
@@ -99,8 +111,14 @@ int ios_row_noncontig(const struct iosage_file_row *r)
 
 void ios_scan_indep_shared(const iosage_file_table *t, struct ios_scan *s)
 {
-    scan_init(s);
-    for (size_t i = 0; i < t->n_rows; i++) {
+    ios_scan_init(s);
+    ios_scan_indep_shared_rows(t, s, 0, t->n_rows);
+}
+
+void ios_scan_indep_shared_rows(const iosage_file_table *t, struct ios_scan *s,
+                                size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
         const struct iosage_file_row *r = &t->rows[i];
         if (!is_data(r) || !ios_row_top(r) || !(r->flags & IOSAGE_FILE_SHARED) ||
             (r->module != IOSAGE_MOD_POSIX && r->module != IOSAGE_MOD_MPIIO))
@@ -123,8 +141,14 @@ void ios_scan_indep_shared(const iosage_file_table *t, struct ios_scan *s)
 
 void ios_scan_reread(const iosage_file_table *t, struct ios_scan *s)
 {
-    scan_init(s);
-    for (size_t i = 0; i < t->n_rows; i++) {
+    ios_scan_init(s);
+    ios_scan_reread_rows(t, s, 0, t->n_rows);
+}
+
+void ios_scan_reread_rows(const iosage_file_table *t, struct ios_scan *s,
+                          size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
         const struct iosage_file_row *r = &t->rows[i];
         if (!is_data(r) || r->max_byte_read < 0 || r->bytes_read <= 0)
             continue;
@@ -148,7 +172,7 @@ void ios_scan_reread(const iosage_file_table *t, struct ios_scan *s)
 
 void ios_scan_syncs(const iosage_file_table *t, struct ios_scan *s)
 {
-    scan_init(s);
+    ios_scan_init(s);
     for (size_t i = 0; i < t->n_rows; i++) {
         const struct iosage_file_row *r = &t->rows[i];
         if (!is_data(r) || r->syncs <= 0)
@@ -163,7 +187,7 @@ void ios_scan_syncs(const iosage_file_table *t, struct ios_scan *s)
 
 void ios_scan_single_ost(const iosage_file_table *t, struct ios_scan *s)
 {
-    scan_init(s);
+    ios_scan_init(s);
     for (size_t i = 0; i < t->n_rows; i++) {
         const struct iosage_file_row *r = &t->rows[i];
         if (!is_data(r) || !ios_row_top(r) || r->lustre_stripe_count != 1 ||

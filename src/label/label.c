@@ -1,7 +1,8 @@
 /*
  * src/label/label.c - iosage_label_log(): build the log's one table, apply
  * the healthy gate, then every registered pattern's criterion (its rule,
- * src/patterns/p_<id>.c) on that table.
+ * src/patterns/p_<id>.c) on that table, the files walked once for all of
+ * them (ios_rule_verdicts).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "iosage/patterns.h"
 #include "ios_common.h"
 #include "ios_features.h"
+#include "ios_patterns.h"
 
 _Static_assert(IOSAGE_LABEL_MAX_PATTERNS == IOSAGE_MAX_PATTERNS,
                "the labeler holds every registered pattern");
@@ -46,11 +48,11 @@ static void label(const iosage_log *log, const iosage_file_table *ft,
     out->slowest_share = t->run_time > 0 ? out->slowest_rank_io / t->run_time : 0;
     out->gated = out->slowest_share < IOSAGE_LABEL_GATE;
     int any = 0;
+    struct iosage_rule_verdict v[IOSAGE_MAX_PATTERNS];
+    ios_rule_verdicts(log, ft, with_text, v);
     for (int p = 0; p < out->n_patterns; p++) {
-        struct iosage_rule_verdict v;
-        iosage_pattern_get(p)->rule(log, ft, with_text, &v);
-        memcpy(out->evidence[p], v.reason, sizeof out->evidence[p]);
-        out->present[p] = v.detected && !out->gated;
+        memcpy(out->evidence[p], v[p].reason, sizeof out->evidence[p]);
+        out->present[p] = v[p].detected && !out->gated;
         any |= out->present[p];
     }
     out->healthy = !any;

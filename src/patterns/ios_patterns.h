@@ -51,6 +51,32 @@ typedef void (*ios_criterion)(const struct fl_table *t, int *present,
 void ios_rule_verdict(ios_criterion criterion, const iosage_file_table *t,
                       int with_reason, struct iosage_rule_verdict *v);
 
+/*
+ * A criterion in steps (struct iosage_pattern's steps): add() folds the
+ * files [from, to) of t, in file order, into the running sums, which start
+ * as IOS_CRITERION_SUMS zero bytes; verdict() then does what the one-walk
+ * criterion does after its loop. Summing block by block in file order
+ * gives the same sums to the bit as one loop over all files.
+ */
+#define IOS_CRITERION_SUMS 256 /* bytes of a criterion's sums, at most */
+struct iosage_criterion_steps {
+    void (*add)(void *sums, const struct fl_table *t, size_t from, size_t to);
+    void (*verdict)(const void *sums, const struct fl_table *t, int *present,
+                    double *value, char *ev, size_t size);
+};
+
+/* A pattern's rule from its steps: every file in one block. */
+void ios_rule_verdict_steps(const struct iosage_criterion_steps *steps,
+                            const iosage_file_table *t, int with_reason,
+                            struct iosage_rule_verdict *v);
+
+/* Every registered pattern's rule on the table of log into v[i] for
+ * pattern i (iosage_pattern_count() of them): the patterns with steps in
+ * one walk over the files, block by block; the others by their rule. The
+ * verdicts are those of the rules one by one. */
+void ios_rule_verdicts(const iosage_log *log, const iosage_file_table *t,
+                       int with_reason, struct iosage_rule_verdict *v);
+
 /* The file's MPI-IO row (r itself or its peer), or NULL. */
 const struct iosage_file_row *ios_mpiio_row(const iosage_file_table *t,
                                             const struct iosage_file_row *r);

@@ -1,7 +1,7 @@
 /*
  * src/patterns/p_access_granularity.c - many small reads or writes.
  *
- * Criterion (LABELING.md; criterion() below):
+ * Criterion (LABELING.md; add() and verdict() below):
  * requests under 1 MiB are at least half of the reads
  * or of the writes of the data files that carry them, at least 1,000 such
  * requests in the job, and those files carry at least 10% of the job's I/O
@@ -48,12 +48,17 @@ static double small_dir(const struct fl_layer *l, int wr)
     return small > 0 && small >= 0.5 * ops ? small : 0;
 }
 
-static void criterion(const struct fl_table *t, int *present, double *value,
-                      char *ev, size_t size)
+/* The criterion's sums over the files added so far. */
+struct ag_sums {
+    double n_small, all_small, all_ops, time, ops;
+    int64_t files;
+};
+_Static_assert(sizeof(struct ag_sums) <= IOS_CRITERION_SUMS, "sums fit");
+
+static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
 {
-    double n_small = 0, all_small = 0, all_ops = 0, time = 0, ops = 0;
-    int64_t files = 0;
-    for (size_t i = 0; i < t->n; i++) {
+    struct ag_sums *s = sums;
+    for (size_t i = from; i < to; i++) {
         const struct fl_file *f = &t->files[i];
         if (!fl_is_data(f))
             continue;
@@ -63,17 +68,23 @@ static void criterion(const struct fl_table *t, int *present, double *value,
             double n = small_dir(low, wr) + small_dir(st, wr);
             if (n <= 0)
                 continue;
-            n_small += n;
+            s->n_small += n;
             carries = 1;
-            time += fl_dir_time(f, wr);
-            ops += fl_dir_ops(f, wr);
+            s->time += fl_dir_time(f, wr);
+            s->ops += fl_dir_ops(f, wr);
         }
-        files += carries;
-        all_small += low->small_r + low->small_w + st->small_r + st->small_w;
-        all_ops += (double)(low->reads + low->writes + st->reads + st->writes);
+        s->files += carries;
+        s->all_small += low->small_r + low->small_w + st->small_r + st->small_w;
+        s->all_ops += (double)(low->reads + low->writes + st->reads + st->writes);
     }
-    double mat = fl_material(t, time, ops);
-    *present = n_small >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
+}
+
+static void verdict(const void *sums, const struct fl_table *t, int *present,
+                    double *value, char *ev, size_t size)
+{
+    const struct ag_sums *s = sums;
+    double mat = fl_material(t, s->time, s->ops);
+    *present = s->n_small >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
     *value = mat;
     if (size == 0)
         return; /* the verdict alone (rule, with_reason 0) */
@@ -81,16 +92,19 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     snprintf(ev, size,
              "%s requests <1 MiB on %lld data file(s) where they are >= half of "
              "reads or writes, %s of I/O time (data ops: %s small)",
-             ios_fmt_label_count(c, sizeof c, n_small), (long long)files,
+             ios_fmt_label_count(c, sizeof c, s->n_small), (long long)s->files,
              ios_fmt_label_pct(p1, sizeof p1, mat),
-             ios_fmt_label_pct(p2, sizeof p2, all_ops > 0 ? all_small / all_ops : 0));
+             ios_fmt_label_pct(p2, sizeof p2,
+                               s->all_ops > 0 ? s->all_small / s->all_ops : 0));
 }
+
+static const struct iosage_criterion_steps steps = {add, verdict};
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, with_reason, v);
+    ios_rule_verdict_steps(&steps, t, with_reason, v);
 }
 
 /* "<file>: 98% of 1.2 M writes under 1 MiB (average 4.0 KiB), 71% of I/O
@@ -198,6 +212,7 @@ const struct iosage_pattern ios_pattern_access_granularity = {
     .model_features = model_features,
     .evidence = evidence,
     .rule = rule,
+    .steps = &steps,
     .finding = finding,
     .changes = changes,
     .advice_rank = 3,

@@ -1,7 +1,7 @@
 /*
  * src/patterns/p_access_pattern.c - nonsequential offsets.
  *
- * Criterion (LABELING.md; criterion() below):
+ * Criterion (LABELING.md; add() and verdict() below):
  * in data files where at least 20% of the POSIX data
  * operations are not sequential (SEQ_READS/SEQ_WRITES count every access
  * that starts after the previous one ended, so strided-but-forward access is
@@ -26,12 +26,17 @@ static const char *const key_features[] = {
  * At least 20% of a data file's reads (or writes) are not sequential (offset
  * below the previous end: ops - SEQ_*), at least 1,000 such operations, and
  * their read (write) time is material. Only POSIX keeps SEQ counters. */
-static void criterion(const struct fl_table *t, int *present, double *value,
-                      char *ev, size_t size)
+/* The criterion's sums over the files added so far. */
+struct ap_sums {
+    double nonseq, all_ns, all_ops, time, fops;
+    int64_t files;
+};
+_Static_assert(sizeof(struct ap_sums) <= IOS_CRITERION_SUMS, "sums fit");
+
+static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
 {
-    double nonseq = 0, all_ns = 0, all_ops = 0, time = 0, fops = 0;
-    int64_t files = 0;
-    for (size_t i = 0; i < t->n; i++) {
+    struct ap_sums *s = sums;
+    for (size_t i = from; i < to; i++) {
         const struct fl_file *f = &t->files[i];
         const struct fl_layer *l = f->L[FL_POSIX];
         if (!fl_is_data(f) || !l->has_seq)
@@ -41,19 +46,25 @@ static void criterion(const struct fl_table *t, int *present, double *value,
             double ops = (double)(wr ? l->writes : l->reads);
             double ns = ops - (double)(wr ? l->seq_w : l->seq_r);
             ns = ns > 0 ? ns : 0;
-            all_ns += ns;
-            all_ops += ops;
+            s->all_ns += ns;
+            s->all_ops += ops;
             if (ops <= 0 || ns < 0.20 * ops)
                 continue;
-            nonseq += ns;
+            s->nonseq += ns;
             carries = 1;
-            time += fl_dir_time(f, wr);
-            fops += fl_dir_ops(f, wr);
+            s->time += fl_dir_time(f, wr);
+            s->fops += fl_dir_ops(f, wr);
         }
-        files += carries;
+        s->files += carries;
     }
-    double mat = fl_material(t, time, fops);
-    *present = nonseq >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
+}
+
+static void verdict(const void *sums, const struct fl_table *t, int *present,
+                    double *value, char *ev, size_t size)
+{
+    const struct ap_sums *s = sums;
+    double mat = fl_material(t, s->time, s->fops);
+    *present = s->nonseq >= IOSAGE_LABEL_MIN_OPS && mat >= IOSAGE_LABEL_MATERIAL;
     *value = mat;
     if (size == 0)
         return; /* the verdict alone (rule, with_reason 0) */
@@ -61,16 +72,19 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     snprintf(ev, size,
              "%s non-sequential ops on %lld data file(s) >= 20%% non-sequential, "
              "%s of I/O time (data ops: %s non-seq)",
-             ios_fmt_label_count(c, sizeof c, nonseq), (long long)files,
+             ios_fmt_label_count(c, sizeof c, s->nonseq), (long long)s->files,
              ios_fmt_label_pct(p1, sizeof p1, mat),
-             ios_fmt_label_pct(p2, sizeof p2, all_ops > 0 ? all_ns / all_ops : 0));
+             ios_fmt_label_pct(p2, sizeof p2,
+                               s->all_ops > 0 ? s->all_ns / s->all_ops : 0));
 }
+
+static const struct iosage_criterion_steps steps = {add, verdict};
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, with_reason, v);
+    ios_rule_verdict_steps(&steps, t, with_reason, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,
@@ -154,6 +168,7 @@ const struct iosage_pattern ios_pattern_access_pattern = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .steps = &steps,
     .finding = finding,
     .changes = changes,
     .advice_rank = 4,

@@ -1,7 +1,7 @@
 /*
  * src/patterns/p_file_strategy.c - too many files for the work.
  *
- * Criterion (LABELING.md; criterion() below):
+ * Criterion (LABELING.md; add() and verdict() below):
  * at least 1,000 data files; or at least 64 data files,
  * at least one per rank, with a median size under 4 MiB; or at least 10 data
  * files per rank and at least 64 data files. And the data files carry at
@@ -28,13 +28,19 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void criterion(const struct fl_table *t, int *present, double *value,
-                      char *ev, size_t size)
+/* The criterion's sums over the files added so far; the data files' sizes
+ * go to t->scratch (t->n entries), n of them so far. */
+struct fs_sums {
+    int64_t n;
+    double time, fops;
+};
+_Static_assert(sizeof(struct fs_sums) <= IOS_CRITERION_SUMS, "sums fit");
+
+static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
 {
-    int64_t n = 0;
-    double time = 0, fops = 0;
-    int64_t *sizes = t->scratch; /* t->n entries */
-    for (size_t i = 0; i < t->n; i++) {
+    struct fs_sums *s = sums;
+    int64_t *sizes = t->scratch;
+    for (size_t i = from; i < to; i++) {
         const struct fl_file *f = &t->files[i];
         if (!fl_is_data(f))
             continue;
@@ -45,10 +51,17 @@ static void criterion(const struct fl_table *t, int *present, double *value,
                 if (f->L[k]->bytes_r + f->L[k]->bytes_w > ext)
                     ext = f->L[k]->bytes_r + f->L[k]->bytes_w;
         }
-        sizes[n++] = ext;
-        time += fl_file_time(f);
-        fops += (double)fl_file_ops(f);
+        sizes[s->n++] = ext;
+        s->time += fl_file_time(f);
+        s->fops += (double)fl_file_ops(f);
     }
+}
+
+static void verdict(const void *sums, const struct fl_table *t, int *present,
+                    double *value, char *ev, size_t size)
+{
+    const struct fs_sums *s = sums;
+    int64_t n = s->n, *sizes = t->scratch;
     double median = 0;
     if (n > 0) {
         qsort(sizes, (size_t)n, sizeof *sizes, cmp_i64);
@@ -58,7 +71,7 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     double per_rank = (double)n / (double)t->nprocs;
     int many = n >= 1000 || (n >= 64 && per_rank >= 1 && median < 4 * IOS_MIB) ||
                (per_rank >= 10 && n >= 64);
-    double mat = fl_material(t, time, fops);
+    double mat = fl_material(t, s->time, s->fops);
     *present = many && mat >= IOSAGE_LABEL_MATERIAL;
     *value = (double)n;
     if (size == 0)
@@ -69,11 +82,13 @@ static void criterion(const struct fl_table *t, int *present, double *value,
              ios_fmt_label_pct(p, sizeof p, mat));
 }
 
+static const struct iosage_criterion_steps steps = {add, verdict};
+
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, with_reason, v);
+    ios_rule_verdict_steps(&steps, t, with_reason, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,
@@ -183,6 +198,7 @@ const struct iosage_pattern ios_pattern_file_strategy = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .steps = &steps,
     .finding = finding,
     .changes = changes,
     .advice_rank = 2,

@@ -2,7 +2,7 @@
  * src/patterns/p_interface_choice.c - shared-file I/O without collective
  * MPI-IO.
  *
- * Criterion (LABELING.md; criterion() below):
+ * Criterion (LABELING.md; add() and verdict() below):
  * shared data files (data moved by at least two ranks)
  * of which at least 90% of the data operations are POSIX or independent
  * MPI-IO, with small requests (average under 1 MiB) or requests that are not
@@ -55,13 +55,19 @@ static void ic_measure(const struct fl_file *f, struct ic_file *c)
     c->noncontig = f->L[FL_MPIIO]->present && pops > 0 && pbytes / pops < IOS_MIB;
 }
 
-static void criterion(const struct fl_table *t, int *present, double *value,
-                      char *ev, size_t size)
+/* The criterion's sums over the files added so far, and the first file
+ * that carries the pattern, described. */
+struct ic_sums {
+    double time, fops;
+    int64_t files;
+    char detail[160];
+};
+_Static_assert(sizeof(struct ic_sums) <= IOS_CRITERION_SUMS, "sums fit");
+
+static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
 {
-    double time = 0, fops = 0;
-    int64_t files = 0;
-    char detail[160] = "";
-    for (size_t i = 0; i < t->n; i++) {
+    struct ic_sums *s = sums;
+    for (size_t i = from; i < to; i++) {
         const struct fl_file *f = &t->files[i];
         if (!fl_is_data(f) || !fl_is_shared(f))
             continue;
@@ -71,21 +77,29 @@ static void criterion(const struct fl_table *t, int *present, double *value,
         double avg = c.iops > 0 ? c.bytes / c.iops : 0;
         if (c.ops <= 0 || indep_share < 0.90 || (avg >= IOS_MIB && !c.noncontig))
             continue;
-        files++;
-        time += fl_file_time(f);
-        fops += (double)fl_file_ops(f);
-        if (!detail[0]) {
+        s->files++;
+        s->time += fl_file_time(f);
+        s->fops += (double)fl_file_ops(f);
+        if (!s->detail[0]) {
             const char *base = f->path ? f->path : "(unnamed)";
-            for (const char *s = base; *s; s++)
-                if (*s == '/')
-                    base = s + 1;
-            snprintf(detail, sizeof detail, " [%.60s %s %.0f%% indep, %.0f ops, avg %.0f B%s]",
-                     base, f->L[FL_MPIIO]->present ? "MPI-IO" : "POSIX",
-                     100 * indep_share, c.ops, avg, c.noncontig ? ", POSIX pieces < 1 MiB" : "");
+            for (const char *p = base; *p; p++)
+                if (*p == '/')
+                    base = p + 1;
+            snprintf(s->detail, sizeof s->detail,
+                     " [%.60s %s %.0f%% indep, %.0f ops, avg %.0f B%s]", base,
+                     f->L[FL_MPIIO]->present ? "MPI-IO" : "POSIX",
+                     100 * indep_share, c.ops, avg,
+                     c.noncontig ? ", POSIX pieces < 1 MiB" : "");
         }
     }
-    double mat = fl_material(t, time, fops);
-    *present = files > 0 && mat >= IOSAGE_LABEL_MATERIAL;
+}
+
+static void verdict(const void *sums, const struct fl_table *t, int *present,
+                    double *value, char *ev, size_t size)
+{
+    const struct ic_sums *s = sums;
+    double mat = fl_material(t, s->time, s->fops);
+    *present = s->files > 0 && mat >= IOSAGE_LABEL_MATERIAL;
     *value = mat;
     if (size == 0)
         return; /* the verdict alone (rule, with_reason 0) */
@@ -93,14 +107,16 @@ static void criterion(const struct fl_table *t, int *present, double *value,
     snprintf(ev, size,
              "%lld shared data file(s), >= 90%% POSIX/independent MPI-IO ops, small "
              "or non-contiguous requests, %s of I/O time%s",
-             (long long)files, ios_fmt_label_pct(p, sizeof p, mat), detail);
+             (long long)s->files, ios_fmt_label_pct(p, sizeof p, mat), s->detail);
 }
+
+static const struct iosage_criterion_steps steps = {add, verdict};
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, with_reason, v);
+    ios_rule_verdict_steps(&steps, t, with_reason, v);
 }
 
 static void one_line(const iosage_file_table *t, const struct iosage_file_row *r,
@@ -236,6 +252,7 @@ const struct iosage_pattern ios_pattern_interface_choice = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .steps = &steps,
     .finding = finding,
     .changes = changes,
     .advice_rank = 1,

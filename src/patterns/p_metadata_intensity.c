@@ -1,7 +1,7 @@
 /*
  * src/patterns/p_metadata_intensity.c - metadata time dominates.
  *
- * Criterion (LABELING.md; criterion() below):
+ * Criterion (LABELING.md; add() and verdict() below):
  * metadata time (META_TIME of the layers counted in the
  * job's I/O time, all files) is at least 30% of the job's I/O time, and the
  * job made at least 1,000 metadata operations (opens, stats, seeks, syncs,
@@ -24,33 +24,47 @@ static const char *const key_features[] = {
  * Metadata time (META_TIME of the counted layers, every file) is at least
  * 30% of the job's I/O time, with at least 1,000 metadata operations
  * (opens, stats, seeks, syncs; Darshan has no close counter). */
-static void criterion(const struct fl_table *t, int *present, double *value,
-                      char *ev, size_t size)
+/* The criterion's sums over the files added so far. */
+struct mi_sums {
+    double meta; /* seconds */
+    double ops;  /* operations where the file system sees them (fl_meta_ops) */
+};
+_Static_assert(sizeof(struct mi_sums) <= IOS_CRITERION_SUMS, "sums fit");
+
+static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
 {
-    double meta = 0;
-    for (size_t i = 0; i < t->n; i++) {
+    struct mi_sums *s = sums;
+    for (size_t i = from; i < to; i++) {
         const struct fl_file *f = &t->files[i];
         for (int k = 0; k < FL_NLAYERS; k++)
             if (fl_counted(f, k))
-                meta += f->L[k]->t_meta;
+                s->meta += f->L[k]->t_meta;
+        s->ops = fl_meta_ops_add(s->ops, f);
     }
-    /* operations where the file system sees them (fl_meta_ops) */
-    double ops = fl_meta_ops(t);
-    double share = t->io_time > 0 ? meta / t->io_time : 0;
-    *present = share >= 0.30 && ops >= IOSAGE_LABEL_MIN_OPS;
+}
+
+static void verdict(const void *sums, const struct fl_table *t, int *present,
+                    double *value, char *ev, size_t size)
+{
+    const struct mi_sums *s = sums;
+    double share = t->io_time > 0 ? s->meta / t->io_time : 0;
+    *present = share >= 0.30 && s->ops >= IOSAGE_LABEL_MIN_OPS;
     *value = share;
     if (size == 0)
         return; /* the verdict alone (rule, with_reason 0) */
     char c[32], p[16];
     snprintf(ev, size, "metadata %s of I/O time, %s metadata ops",
-             ios_fmt_label_pct(p, sizeof p, share), ios_fmt_label_count(c, sizeof c, ops));
+             ios_fmt_label_pct(p, sizeof p, share),
+             ios_fmt_label_count(c, sizeof c, s->ops));
 }
+
+static const struct iosage_criterion_steps steps = {add, verdict};
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, with_reason, v);
+    ios_rule_verdict_steps(&steps, t, with_reason, v);
 }
 
 /* The three counted rows with the most metadata time. */
@@ -175,6 +189,7 @@ const struct iosage_pattern ios_pattern_metadata_intensity = {
     .key_features = key_features,
     .evidence = evidence,
     .rule = rule,
+    .steps = &steps,
     .finding = finding,
     .changes = changes,
     .advice_rank = 5,

@@ -2,7 +2,7 @@
  * src/patterns/p_throughput_utilization.c - storage used below what it
  * offers.
  *
- * Criterion (LABELING.md; criterion() below),
+ * Criterion (LABELING.md; add() and verdict() below),
  * any of, each material (>= 10% of the job's I/O time):
  *   syncs:   at least 100 fsync/fdatasync (MPI_File_sync when no POSIX
  *            record) beyond 2 per rank and file (the ones at close), and at
@@ -47,12 +47,13 @@ static void evaluate(const iosage_file_table *t, struct tu *u)
  * Any of, each material: syncs after most writes (>= 100 beyond 2 per rank
  * and file, and >= 1 per 10 writes of those records); a shared file of
  * >= 1 GiB written by >= 16 ranks on one Lustre OST; data read again (bytes
- * read >= 2x the file's extent). */
+ * read >= 2x the file's extent). Its sums over the files added so far: */
 struct tu_scan {
     double syncs, sync_writes, sync_time, ost_time, rr_time, rr_max;
     double sync_ops, ost_ops, rr_ops;
     int64_t ost_files, rr_files;
 };
+_Static_assert(sizeof(struct tu_scan) <= IOS_CRITERION_SUMS, "sums fit");
 
 static void tu_file(const struct fl_file *f, struct tu_scan *s)
 {
@@ -93,20 +94,25 @@ static void tu_file(const struct fl_file *f, struct tu_scan *s)
     }
 }
 
-static void criterion(const struct fl_table *t, int *present, double *value,
-                      char *ev, size_t size)
+static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
 {
-    struct tu_scan s = {0};
-    for (size_t i = 0; i < t->n; i++)
+    struct tu_scan *s = sums;
+    for (size_t i = from; i < to; i++)
         if (fl_is_data(&t->files[i]))
-            tu_file(&t->files[i], &s);
-    double ms = fl_material(t, s.sync_time, s.sync_ops);
-    double mo = fl_material(t, s.ost_time, s.ost_ops);
-    double mr = fl_material(t, s.rr_time, s.rr_ops);
-    int by_sync = s.syncs >= 100 && s.syncs >= 0.1 * s.sync_writes &&
+            tu_file(&t->files[i], s);
+}
+
+static void verdict(const void *sums, const struct fl_table *t, int *present,
+                    double *value, char *ev, size_t size)
+{
+    const struct tu_scan *s = sums;
+    double ms = fl_material(t, s->sync_time, s->sync_ops);
+    double mo = fl_material(t, s->ost_time, s->ost_ops);
+    double mr = fl_material(t, s->rr_time, s->rr_ops);
+    int by_sync = s->syncs >= 100 && s->syncs >= 0.1 * s->sync_writes &&
                   ms >= IOSAGE_LABEL_MATERIAL;
-    int by_ost = s.ost_files > 0 && mo >= IOSAGE_LABEL_MATERIAL;
-    int by_rr = s.rr_files > 0 && mr >= IOSAGE_LABEL_MATERIAL;
+    int by_ost = s->ost_files > 0 && mo >= IOSAGE_LABEL_MATERIAL;
+    int by_rr = s->rr_files > 0 && mr >= IOSAGE_LABEL_MATERIAL;
     *present = by_sync || by_ost || by_rr;
     *value = by_sync ? ms : 0;
     *value = by_ost && mo > *value ? mo : *value;
@@ -118,18 +124,20 @@ static void criterion(const struct fl_table *t, int *present, double *value,
              "%ssyncs: %s counted for %s writes, %s of I/O time; %sone-OST shared "
              "files >= 1 GiB written by >= 16 ranks: %lld, %s of I/O time; %sre-read: "
              "%lld file(s) read up to %.3gx their extent, %s of I/O time in reads",
-             by_sync ? "[yes] " : "", ios_fmt_label_count(c1, sizeof c1, s.syncs),
-             ios_fmt_label_count(c2, sizeof c2, s.sync_writes), ios_fmt_label_pct(p1, sizeof p1, ms),
-             by_ost ? "[yes] " : "", (long long)s.ost_files, ios_fmt_label_pct(p2, sizeof p2, mo),
-             by_rr ? "[yes] " : "", (long long)s.rr_files, s.rr_max,
+             by_sync ? "[yes] " : "", ios_fmt_label_count(c1, sizeof c1, s->syncs),
+             ios_fmt_label_count(c2, sizeof c2, s->sync_writes), ios_fmt_label_pct(p1, sizeof p1, ms),
+             by_ost ? "[yes] " : "", (long long)s->ost_files, ios_fmt_label_pct(p2, sizeof p2, mo),
+             by_rr ? "[yes] " : "", (long long)s->rr_files, s->rr_max,
              ios_fmt_label_pct(p3, sizeof p3, mr));
 }
+
+static const struct iosage_criterion_steps steps = {add, verdict};
 
 static void rule(const iosage_log *log, const iosage_file_table *t,
                  int with_reason, struct iosage_rule_verdict *v)
 {
     (void)log;
-    ios_rule_verdict(criterion, t, with_reason, v);
+    ios_rule_verdict_steps(&steps, t, with_reason, v);
 }
 
 static void evidence(const iosage_log *log, const iosage_file_table *t,
@@ -254,6 +262,7 @@ const struct iosage_pattern ios_pattern_throughput_utilization = {
     .model_features = model_features,
     .evidence = evidence,
     .rule = rule,
+    .steps = &steps,
     .finding = finding,
     .changes = changes,
     .advice_rank = 0,
