@@ -1204,6 +1204,67 @@ static void test_floor_counts(void **state)
     }
 }
 
+/*
+ * The features take four criteria scans together with their sums, 1,024
+ * rows at a time (features.c): a scan's part in a later block counts as in
+ * the whole scan. 2,000 files of one 1 MiB write of 0.01 s each come first
+ * in time order; behind them (rows 2,000 on, the second block) three files
+ * of 100 small writes of 0.005 s, one read back three times over, one
+ * written out of order.
+ */
+static void test_scans_in_blocks(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(4, 100.0);
+    char name[64];
+    for (int i = 0; i < 2003; i++) {
+        snprintf(name, sizeof name, "/lus/b.%04d", i);
+        iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, i % 4);
+        int64_t *c = r->counters;
+        int small = i >= 2000;
+        int64_t n = small ? 100 : 1, size = small ? 4096 : 1048576;
+        c[IOSAGE_POSIX_OPENS] = 1;
+        c[IOSAGE_POSIX_WRITES] = n;
+        c[IOSAGE_POSIX_BYTES_WRITTEN] = n * size;
+        c[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = n * size - 1;
+        c[IOSAGE_POSIX_SEQ_WRITES] = i == 2002 ? 0 : n;
+        c[small ? IOSAGE_POSIX_SIZE_WRITE_1K_10K : IOSAGE_POSIX_SIZE_WRITE_1M_4M] = n;
+        r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = small ? 0.005 : 0.01;
+        if (i == 2001) { /* read three times over */
+            c[IOSAGE_POSIX_READS] = 300;
+            c[IOSAGE_POSIX_SEQ_READS] = 300;
+            c[IOSAGE_POSIX_BYTES_READ] = 3 * n * size;
+            c[IOSAGE_POSIX_MAX_BYTE_READ] = n * size - 1;
+            c[IOSAGE_POSIX_SIZE_READ_1K_10K] = 300;
+            r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 0.002;
+            r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.003;
+        }
+        rec_add(log, r, name);
+    }
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->n_rows, 2003);
+    struct ios_scan small, nonseq, reread;
+    ios_scan_small(t, &small);
+    ios_scan_nonseq(t, &nonseq);
+    ios_scan_reread(t, &reread);
+    assert_int_equal(small.files, 3);
+    assert_true(small.top[0] >= 2000);
+    assert_int_equal(nonseq.files, 1);
+    assert_int_equal(reread.files, 1);
+    float x[IOSAGE_NUM_FEATURES];
+    iosage_error err;
+    assert_int_equal(iosage_features_from_table(log, t, x, &err), IOSAGE_OK);
+    double io = 2000 * 0.01 + 3 * 0.005;
+    assert_float_equal(t->job.io_time, io, 1e-9);
+    assert_feat(x, "job_small_file_time_share", 0.015 / io);
+    assert_feat(x, "posix_nonseq_file_time_share", 0.005 / io);
+    assert_feat(x, "reread_time_share", 0.003 / io);
+    assert_true(fv(x, "job_small_file_time_share") == (float)(small.time / io));
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
 /* --- real logs ----------------------------------------------------------------- */
 
 static void test_shared_logs_finite(void **state)
@@ -1286,6 +1347,7 @@ int main(void)
         cmocka_unit_test(test_table_wide_ranks),
         cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_floor_counts),
+        cmocka_unit_test(test_scans_in_blocks),
         cmocka_unit_test(test_shared_logs_finite),
         cmocka_unit_test(test_shared_log_values),
     };
