@@ -281,8 +281,7 @@ iosage_status ios_job_copy(struct iosage_job *dst, const struct iosage_job *src,
 typedef struct ios_names {
     struct iosage_name *v; /* entries, first-seen order */
     size_t n, cap;
-    uint32_t *slots;       /* 0 = empty, else index into v plus 1 */
-    size_t nslots;         /* power of two, at least 2 * n */
+    ios_idmap index;       /* id -> its entry in v */
 } ios_names;
 
 /* Find an entry; NULL when absent. */
