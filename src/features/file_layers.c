@@ -380,17 +380,6 @@ static int64_t file_index(struct fl_table *t, struct fl_lookup *k,
     return fi;
 }
 
-/* Index of the file of record i of module (id), or -1 when it has none. */
-static int64_t file_find(const struct fl_table *t, const struct fl_lookup *k,
-                         int module, size_t i, uint64_t id)
-{
-    int64_t g = group_of(k, module, i, id);
-    if (g >= 0)
-        return k->of_group[g];
-    size_t at;
-    return ios_idmap_get(&t->map, id, &at) ? (int64_t)at : -1;
-}
-
 static void fold_lustre(struct fl_file *f, const iosage_record *rec)
 {
     int64_t sc = 0;
@@ -405,43 +394,9 @@ static void fold_lustre(struct fl_file *f, const iosage_record *rec)
         f->lustre_stripes = (int)(sc > 1 << 20 ? 1 << 20 : sc);
 }
 
-/* Pass 1: every record into its file. */
-static iosage_status fold_all(const iosage_log *log, const struct ios_skip *skip,
-                              struct fl_lookup *look, struct fl_table *t)
-{
-    static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
-                               IOSAGE_MOD_DFS, IOSAGE_MOD_LUSTRE};
-    for (size_t k = 0; k < sizeof mods / sizeof mods[0]; k++) {
-        const iosage_module_data *md = &log->modules[mods[k]];
-        int layer = layer_of_module(mods[k]);
-        int want = layer >= 0 ? iosage_counter_count(mods[k]) : 0;
-        int wantf = layer >= 0 ? iosage_fcounter_count(mods[k]) : 0;
-        for (size_t i = 0; i < md->n_records; i++) {
-            const iosage_record *rec = &md->records[i];
-            prefetch_group(look, mods[k], i, md->n_records);
-            if (layer >= 0 && (rec->n_counters < want || rec->n_fcounters < wantf))
-                continue;
-            if (layer >= 0 && ios_skipped(skip, mods[k], i))
-                continue;
-            int64_t fi = file_index(t, look, log, mods[k], i, rec->id);
-            if (fi < 0)
-                return IOSAGE_E_NOMEM;
-            if (layer < 0) {
-                fold_lustre(&t->files[fi], rec);
-                continue;
-            }
-            struct fl_layer *l = layer_to_fill(t, &t->files[fi], layer);
-            if (!l)
-                return IOSAGE_E_NOMEM;
-            fold_record(l, rec, layer, t->nprocs);
-        }
-    }
-    return IOSAGE_OK;
-}
-
-/* Pass 2: per-rank time and bytes of the counted layers. Each record adds
- * to its rank (a shared record: to its slowest and fastest rank) in record
- * order; the equal parts of shared records go to every rank at once. */
+/* Per-rank time and bytes of the counted layers. Each record adds to its
+ * rank (a shared record: to its slowest and fastest rank) in record order;
+ * the equal parts of shared records go to every rank at once. */
 struct rank_add {
     int64_t rank;
     double time, bytes;
@@ -491,8 +446,50 @@ static int add_to_rank(struct rank_acc *a, int64_t rank, double time,
     return 0;
 }
 
-static int share_reduced(struct fl_table *t, struct rank_acc *a,
-                         const iosage_record *rec, const struct fl_idx *x, int data)
+/*
+ * What a record gives the per-rank sums, noted when the record is folded
+ * (its counters are in the cache then) and added up once every record is
+ * folded, when it is known whether its layer counts (an MPI-IO record of a
+ * file takes the count from its POSIX layer). A second walk over the
+ * records for the sums read every record's counters from memory again: on
+ * a log of 10^6 records, 712 MB of them. The parts are added in the order
+ * the records were, so the sums are the ones that walk made.
+ */
+enum { PART_RANK, PART_COMMON };
+struct rank_part {
+    size_t file;   /* index into t->files */
+    int32_t rank;  /* PART_RANK: the rank the time and bytes go to */
+    uint8_t layer;
+    uint8_t kind;  /* PART_RANK, or PART_COMMON: to every rank */
+    double time, bytes;
+};
+
+struct rank_parts {
+    struct rank_part *v;
+    size_t n, cap;
+};
+
+static int part_add(struct rank_parts *p, size_t file, int layer, int kind,
+                    int64_t rank, double time, double bytes)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 256;
+        struct rank_part *v = ios_big_realloc(p->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n++] = (struct rank_part){file, (int32_t)rank, (uint8_t)layer,
+                                      (uint8_t)kind, time, bytes};
+    return 0;
+}
+
+/* A shared (rank -1) record: its slowest and fastest rank get their time
+ * and bytes less the equal part, every rank the equal part of the rest. */
+static int share_reduced(const struct fl_table *t, struct rank_parts *p,
+                         size_t fi, int layer, const iosage_record *rec,
+                         const struct fl_idx *x, int data)
 {
     int64_t n = t->nprocs;
     double T = fv(rec, x->t_read) + fv(rec, x->t_write) + fv(rec, x->t_meta);
@@ -503,21 +500,75 @@ static int share_reduced(struct fl_table *t, struct rank_acc *a,
     if (!data)
         B = SB = FB = 0;
     int ok = sr >= 0 && sr < n && fr >= 0 && fr < n && S <= T * 1.0001 + 1e-9;
-    if (!ok || n == 1 || fr == sr) { /* fr == sr: every rank took as long */
-        a->common_t += T / (double)n;
-        a->common_b += B / (double)n;
-        return 0;
-    }
+    if (!ok || n == 1 || fr == sr) /* fr == sr: every rank took as long */
+        return part_add(p, fi, layer, PART_COMMON, -1, T / (double)n,
+                        B / (double)n);
     double rest = n > 2 ? (T - S - F) / (double)(n - 2) : 0;
     double restb = n > 2 ? (B - SB - FB) / (double)(n - 2) : 0;
     rest = rest > 0 ? rest : 0;
     restb = restb > 0 ? restb : 0;
-    a->common_t += rest;
-    a->common_b += restb;
-    if (add_to_rank(a, sr, S - rest, SB - restb) != 0 ||
-        add_to_rank(a, fr, F - rest, FB - restb) != 0)
+    if (part_add(p, fi, layer, PART_COMMON, -1, rest, restb) != 0 ||
+        part_add(p, fi, layer, PART_RANK, sr, S - rest, SB - restb) != 0 ||
+        part_add(p, fi, layer, PART_RANK, fr, F - rest, FB - restb) != 0)
         return -1;
     return 0;
+}
+
+/* The parts of record rec of layer, folded into file fi. 0, or -1 on no
+ * memory. */
+static int note_parts(const struct fl_table *t, struct rank_parts *p,
+                      size_t fi, int layer, const iosage_record *rec)
+{
+    const struct fl_idx *x = idx_of_layer(layer);
+    /* Bytes count on data files only: a few bytes of stdout on one rank
+     * are no imbalance. */
+    int data = t->files[fi].cls == FL_DATA;
+    if (rec->rank < 0)
+        return share_reduced(t, p, fi, layer, rec, x, data);
+    if (rec->rank >= t->nprocs)
+        return 0;
+    return part_add(p, fi, layer, PART_RANK, rec->rank,
+                    fv(rec, x->t_read) + fv(rec, x->t_write) + fv(rec, x->t_meta),
+                    data ? (double)(cv(rec, x->bytes_r) + cv(rec, x->bytes_w))
+                         : 0.0);
+}
+
+/* Pass 1: every record into its file, and its parts of the per-rank sums
+ * into parts. */
+static iosage_status fold_all(const iosage_log *log, const struct ios_skip *skip,
+                              struct fl_lookup *look, struct fl_table *t,
+                              struct rank_parts *parts)
+{
+    static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
+                               IOSAGE_MOD_DFS, IOSAGE_MOD_LUSTRE};
+    for (size_t k = 0; k < sizeof mods / sizeof mods[0]; k++) {
+        const iosage_module_data *md = &log->modules[mods[k]];
+        int layer = layer_of_module(mods[k]);
+        int want = layer >= 0 ? iosage_counter_count(mods[k]) : 0;
+        int wantf = layer >= 0 ? iosage_fcounter_count(mods[k]) : 0;
+        for (size_t i = 0; i < md->n_records; i++) {
+            const iosage_record *rec = &md->records[i];
+            prefetch_group(look, mods[k], i, md->n_records);
+            if (layer >= 0 && (rec->n_counters < want || rec->n_fcounters < wantf))
+                continue;
+            if (layer >= 0 && ios_skipped(skip, mods[k], i))
+                continue;
+            int64_t fi = file_index(t, look, log, mods[k], i, rec->id);
+            if (fi < 0)
+                return IOSAGE_E_NOMEM;
+            if (layer < 0) {
+                fold_lustre(&t->files[fi], rec);
+                continue;
+            }
+            struct fl_layer *l = layer_to_fill(t, &t->files[fi], layer);
+            if (!l)
+                return IOSAGE_E_NOMEM;
+            fold_record(l, rec, layer, t->nprocs);
+            if (note_parts(t, parts, (size_t)fi, layer, rec) != 0)
+                return IOSAGE_E_NOMEM;
+        }
+    }
+    return IOSAGE_OK;
 }
 
 /* a->v sorted by rank, in the order they were added (record order) among
@@ -588,50 +639,27 @@ static iosage_status fold_ranks(struct rank_acc *a, struct fl_table *t)
     return IOSAGE_OK;
 }
 
-static iosage_status rank_sums(const iosage_log *log, const struct ios_skip *skip,
-                               const struct fl_lookup *look, struct fl_table *t)
+/* Pass 2: the parts of the records whose layers count, into per-rank
+ * sums. */
+static iosage_status rank_sums(const struct rank_parts *p, size_t records,
+                               struct fl_table *t)
 {
     struct rank_acc a = {0};
-    static const int mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO, IOSAGE_MOD_STDIO,
-                               IOSAGE_MOD_DFS};
-    size_t records = 0;
-    for (size_t k = 0; k < sizeof mods / sizeof mods[0]; k++)
-        records += log->modules[mods[k]].n_records;
     if (t->nprocs <= DENSE_RANKS || (uint64_t)t->nprocs <= records) {
         a.dense = ios_big_calloc((size_t)t->nprocs, sizeof *a.dense);
         if (!a.dense)
             return IOSAGE_E_NOMEM;
     }
     iosage_status st = IOSAGE_OK;
-    for (size_t k = 0; k < sizeof mods / sizeof mods[0] && st == IOSAGE_OK; k++) {
-        const iosage_module_data *md = &log->modules[mods[k]];
-        int layer = layer_of_module(mods[k]);
-        const struct fl_idx *x = idx_of_layer(layer);
-        for (size_t i = 0; i < md->n_records && st == IOSAGE_OK; i++) {
-            const iosage_record *rec = &md->records[i];
-            prefetch_group(look, mods[k], i, md->n_records);
-            if (rec->n_counters < iosage_counter_count(mods[k]) ||
-                rec->n_fcounters < iosage_fcounter_count(mods[k]) ||
-                ios_skipped(skip, mods[k], i))
-                continue;
-            int64_t fi = file_find(t, look, mods[k], i, rec->id);
-            if (fi < 0 || !fl_counted(&t->files[fi], layer))
-                continue;
-            /* Bytes count on data files only: a few bytes of stdout on one
-             * rank are no imbalance. */
-            int data = t->files[fi].cls == FL_DATA;
-            int rc = 0;
-            if (rec->rank < 0)
-                rc = share_reduced(t, &a, rec, x, data);
-            else if (rec->rank < t->nprocs)
-                rc = add_to_rank(&a, rec->rank,
-                                 fv(rec, x->t_read) + fv(rec, x->t_write) +
-                                     fv(rec, x->t_meta),
-                                 data ? (double)(cv(rec, x->bytes_r) +
-                                                 cv(rec, x->bytes_w))
-                                      : 0.0);
-            if (rc != 0)
-                st = IOSAGE_E_NOMEM;
+    for (size_t i = 0; i < p->n && st == IOSAGE_OK; i++) {
+        const struct rank_part *q = &p->v[i];
+        if (!fl_counted(&t->files[q->file], q->layer))
+            continue;
+        if (q->kind == PART_COMMON) {
+            a.common_t += q->time;
+            a.common_b += q->bytes;
+        } else if (add_to_rank(&a, q->rank, q->time, q->bytes) != 0) {
+            st = IOSAGE_E_NOMEM;
         }
     }
     if (st == IOSAGE_OK)
@@ -784,9 +812,16 @@ static iosage_status build_table(const iosage_log *log,
         t->nprocs = MAX_RANKS;
     t->run_time = run_time;
     t->layers = ios_arena_create();
+    struct rank_parts parts = {0};
+    static const int data_mods[] = {IOSAGE_MOD_POSIX, IOSAGE_MOD_MPIIO,
+                                    IOSAGE_MOD_STDIO, IOSAGE_MOD_DFS};
+    size_t records = 0; /* of the data modules: the most ranks they name */
+    for (size_t k = 0; k < sizeof data_mods / sizeof data_mods[0]; k++)
+        records += log->modules[data_mods[k]].n_records;
     if (!t->layers || reserve_files(t, files_hint, look->g == NULL) != 0 ||
-        fold_all(log, skip, look, t) != IOSAGE_OK ||
+        fold_all(log, skip, look, t, &parts) != IOSAGE_OK ||
         !(t->scratch = ios_big_calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
+        free(parts.v);
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
     }
@@ -796,7 +831,9 @@ static iosage_status build_table(const iosage_log *log,
         t->total_ops = sadd(t->total_ops, fl_file_ops(f));
     }
     t->has_timers = t->io_time > 0;
-    if (rank_sums(log, skip, look, t) != IOSAGE_OK) {
+    iosage_status st = rank_sums(&parts, records, t);
+    free(parts.v);
+    if (st != IOSAGE_OK) {
         fl_table_free(t);
         return IOSAGE_E_NOMEM;
     }

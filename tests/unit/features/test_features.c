@@ -461,6 +461,41 @@ static void test_layers_named_ranks(void **state)
     }
 }
 
+/* The per-rank sums take what each record gives when it is folded and add
+ * it once every record is in (file_layers.c): a POSIX record folded before
+ * the MPI-IO record of its file does not count (the MPI-IO layer does), one
+ * of a file without MPI-IO does. Rank 1: 2 s of MPI-IO over 5 s of POSIX
+ * on out.h5, 0.25 s of POSIX on its own file. */
+static void test_layers_parts_counted(void **state)
+{
+    (void)state;
+    iosage_log *log = new_log(2, 10.0);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/out.h5", 1);
+    r->counters[IOSAGE_POSIX_WRITES] = 4;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = 4 << 20;
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 5.0;
+    rec_add(log, r, NULL);
+    r = tu_rec_new(IOSAGE_MOD_POSIX, "/lus/own.1", 1);
+    r->counters[IOSAGE_POSIX_READS] = 1;
+    r->counters[IOSAGE_POSIX_BYTES_READ] = 100;
+    r->fcounters[IOSAGE_POSIX_F_READ_TIME] = 0.25;
+    rec_add(log, r, NULL);
+    r = tu_rec_new(IOSAGE_MOD_MPIIO, "/lus/out.h5", 1);
+    r->counters[IOSAGE_MPIIO_COLL_WRITES] = 1;
+    r->counters[IOSAGE_MPIIO_BYTES_WRITTEN] = 4 << 20;
+    r->fcounters[IOSAGE_MPIIO_F_WRITE_TIME] = 2.0;
+    rec_add(log, r, NULL);
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    const struct fl_table *l = ios_ft_layers(t);
+    assert_int_equal(l->n_ranks, 1);
+    assert_true(fl_rank_time(l, 1) == 2.25);
+    assert_true(fl_rank_bytes(l, 1) == (double)(4 << 20) + 100.0);
+    assert_true(fl_rank_time(l, 0) == 0.0);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+}
+
 /* The demo log: MPI-IO over POSIX on one shared file, STDIO on rank 0. */
 static void test_example_log(void **state)
 {
@@ -1331,6 +1366,7 @@ int main(void)
         cmocka_unit_test(test_known_values),
         cmocka_unit_test(test_known_table),
         cmocka_unit_test(test_layers_named_ranks),
+        cmocka_unit_test(test_layers_parts_counted),
         cmocka_unit_test(test_example_log),
         cmocka_unit_test(test_exact_mib_not_small),
         cmocka_unit_test(test_median_file_size),
