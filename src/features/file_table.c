@@ -494,9 +494,26 @@ static void groups_free(struct fl_groups *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The table's copy of a file's path for its rows (they share it): the
+ * name from the log, or "(<id>)" when it has none; NULL on no memory. The
+ * table keeps its own copies, so that it does not depend on the log. */
+static const char *row_path(iosage_file_table *t, const char *name, uint64_t id)
+{
+    char buf[24];
+    if (!name || !*name) {
+        snprintf(buf, sizeof buf, "(%" PRIu64 ")", id);
+        name = buf;
+    }
+    size_t len = strlen(name);
+    char *p = ios_arena_alloc_filled(t->priv->strings, len + 1);
+    if (p)
+        memcpy(p, name, len + 1);
+    return p;
+}
+
 /* Rows [from, to) are those of file number f (sorted by module: POSIX,
  * MPI-IO, STDIO, DFS). */
-static void settle_file(struct build *b, size_t from, size_t to, size_t f)
+static int settle_file(struct build *b, size_t from, size_t to, size_t f)
 {
     struct iosage_file_row *rows = b->t->rows;
     int posix = -1, mpiio = -1, moves = 0, shared = 0;
@@ -524,14 +541,18 @@ static void settle_file(struct build *b, size_t from, size_t to, size_t f)
             ftime += rows[i].io_time;
         }
     }
+    const char *path = row_path(b->t, name, rows[from].id);
+    if (!path)
+        return -1;
     for (size_t i = from; i < to; i++) {
         rows[i].flags |= cls | (shared ? IOSAGE_FILE_SHARED : 0u);
         if (!cls && moves)
             rows[i].flags |= IOSAGE_FILE_DATA;
         rows[i].file_time = ftime;
-        rows[i].path = name; /* the log's, until set_paths copies it */
+        rows[i].path = path;
     }
     note_group(b, from, to, name, cls);
+    return 0;
 }
 
 /* --- 3 and 4 together: file by file --------------------------------------- */
@@ -574,7 +595,8 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
         if (i < b->n_refs && b->refs[i].file == b->refs[i - 1].file)
             continue; /* more rows of this file */
         b->file_row[*files] = first;
-        settle_file(b, first, k, *files);
+        if (settle_file(b, first, k, *files) != 0)
+            return -1;
         (*files)++;
         for (size_t r = first; r < k; r++) {
             size_t lo = b->row_start[r], hi = b->row_start[r + 1];
@@ -612,44 +634,6 @@ static void apply_lustre(struct build *b)
 }
 
 /* --- 6. paths, job sums, order ------------------------------------------- */
-
-/* Copy every row's name (settle_file left the log's in path) into one
- * block the table owns: the table outlives the log. One name lookup a
- * file, not three: on a log of 10^5 files each lookup is a cache miss.
- * The names lie in the log's order, the rows mostly in that order too;
- * each loop asks for the name IOS_PREFETCH_AHEAD rows ahead, for the
- * files whose first record lies far from their name. */
-static int set_paths(struct build *b)
-{
-    iosage_file_table *t = b->t;
-    size_t total = 1;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const char *nm = t->rows[i].path;
-        if (i + IOS_PREFETCH_AHEAD < t->n_rows)
-            __builtin_prefetch(t->rows[i + IOS_PREFETCH_AHEAD].path);
-        total += (nm && *nm ? strlen(nm) : 22) + 1;
-    }
-    char *p = malloc(total);
-    if (!p)
-        return -1;
-    t->priv->strings = p;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const char *nm = t->rows[i].path;
-        if (i + IOS_PREFETCH_AHEAD < t->n_rows)
-            __builtin_prefetch(t->rows[i + IOS_PREFETCH_AHEAD].path);
-        size_t w;
-        if (nm && *nm) { /* a copy (snprintf cost 560 instructions a name) */
-            w = strlen(nm);
-            memcpy(p, nm, w + 1);
-        } else {
-            w = (size_t)snprintf(p, total, "(%" PRIu64 ")", t->rows[i].id);
-        }
-        t->rows[i].path = p;
-        p += w + 1;
-        total -= w + 1;
-    }
-    return 0;
-}
 
 static void job_sums(iosage_file_table *t)
 {
@@ -851,7 +835,7 @@ static int build(struct build *b)
     }
     apply_lustre(b);
     job_sums(b->t);
-    if (ios_ft_files(b->t) != 0 || set_paths(b) != 0) {
+    if (ios_ft_files(b->t) != 0) {
         free(ub.v);
         return -1;
     }
@@ -879,8 +863,9 @@ iosage_status iosage_file_table_build(const iosage_log *log,
         return ios_fail(err, IOSAGE_E_USAGE, NULL, "features", -1, "no log");
     iosage_file_table *t = calloc(1, sizeof *t);
     struct build b = {.log = log, .t = t};
-    if (!t || !(t->priv = calloc(1, sizeof *t->priv))) {
-        free(t);
+    if (!t || !(t->priv = calloc(1, sizeof *t->priv)) ||
+        !(t->priv->strings = ios_arena_create())) {
+        iosage_file_table_free(t);
         return ios_fail(err, IOSAGE_E_NOMEM, log->path, "features", -1,
                         "out of memory building the file table");
     }
@@ -931,7 +916,7 @@ void iosage_file_table_free(iosage_file_table *t)
     if (!t)
         return;
     if (t->priv) {
-        free(t->priv->strings);
+        ios_arena_destroy(t->priv->strings);
         fl_table_free(&t->priv->layers);
     }
     free(t->priv);

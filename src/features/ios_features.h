@@ -181,7 +181,7 @@ struct ios_ft_extra {
 };
 
 struct ios_ft_private {
-    char *strings;           /* every row path, one block */
+    ios_arena *strings;      /* the rows' paths, one copy a file */
     struct ios_ft_extra extra;
     struct fl_table layers;  /* per-file layer view (file_layers.c), owned */
 };
@@ -229,9 +229,10 @@ struct ios_ref {
  * i), called at ref i, asks for the record IOS_PREFETCH_AHEAD refs ahead
  * and for the counters of the record half as far ahead (whose struct has
  * arrived by then), so that the misses overlap. Prefetches are hints:
- * nothing is read through them. The features stage of a log of 10^6 files took 4.48 s with them
- * (and set_paths' two) and 5.81 s without (best of 5, alternating,
- * 2026-12-06).
+ * nothing is read through them. The features stage of a log of 10^6
+ * files took 4.48 s with them (and two more in a copy of the rows' paths,
+ * since folded into settle_file) and 5.81 s without (best of 5,
+ * alternating, 2026-12-06).
  *
  * always_inline: GCC 12 judges a function whose only effects are
  * prefetches "pure" and drops calls to it before it inlines them. */

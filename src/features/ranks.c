@@ -103,11 +103,63 @@ int ios_unique_bytes_row(struct ios_unique_bytes *u, const iosage_file_table *t,
     return 0;
 }
 
+/* A rank's bytes when they are summed in an array by rank. */
+struct rank_sum {
+    double bytes;
+    int named; /* some record of the rank is there */
+};
+
+/* Ranks spanning up to this many, or up to the entries, are summed in an
+ * array by rank, in entry order as the sorted list sums them (the same sums
+ * to the bit), without the sort; a wider span is sorted. */
+#define DENSE_SPAN 65536
+
+/* Max and mean of the rank sums of v[0..n), ranks min .. min + span - 1,
+ * summed in an array by rank: 1, or 0 when memory for the array is refused
+ * (the sort does it then). */
+static int unique_bytes_dense(iosage_file_table *t,
+                              const struct ios_rank_bytes *v, size_t n,
+                              int64_t min, uint64_t span)
+{
+    struct rank_sum *d = ios_big_calloc((size_t)span, sizeof *d);
+    if (!d)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        struct rank_sum *e = &d[(uint64_t)v[i].rank - (uint64_t)min];
+        e->bytes += v[i].bytes;
+        e->named = 1;
+    }
+    double max = 0.0, sum = 0.0;
+    size_t ranks = 0;
+    for (uint64_t r = 0; r < span; r++) {
+        if (!d[r].named)
+            continue;
+        ranks++;
+        sum += d[r].bytes;
+        max = d[r].bytes > max ? d[r].bytes : max;
+    }
+    free(d);
+    t->priv->extra.unique_bytes_max = max;
+    t->priv->extra.unique_bytes_mean = ranks ? sum / (double)ranks : 0.0;
+    return 1;
+}
+
 /* Per-rank bytes of the per-rank records of data files (u, filled row by
  * row): max and mean over the ranks that have any. */
 static int unique_bytes(iosage_file_table *t, struct ios_unique_bytes *u)
 {
     size_t n = u->n;
+    if (n > 1) {
+        int64_t lo = u->v[0].rank, hi = u->v[0].rank;
+        for (size_t i = 1; i < n; i++) {
+            lo = u->v[i].rank < lo ? u->v[i].rank : lo;
+            hi = u->v[i].rank > hi ? u->v[i].rank : hi;
+        }
+        uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+        if (span != 0 && (span <= DENSE_SPAN || span <= n) &&
+            unique_bytes_dense(t, u->v, n, lo, span))
+            return 0;
+    }
     if (n > 1 && sort_by_rank(&u->v, n) != 0)
         return -1;
     const struct ios_rank_bytes *v = u->v;

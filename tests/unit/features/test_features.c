@@ -496,6 +496,35 @@ static void test_layers_parts_counted(void **state)
     iosage_log_free(log);
 }
 
+/* The per-rank bytes of per-rank records (unique_rank_bytes_*) are summed
+ * in an array by rank when the ranks span little (ranks.c) and sorted when
+ * they span more than 65,536 and more than the records: the same sums.
+ * Two records of 1 and 2 MiB on the first rank, one of 1 MiB on the other:
+ * max 3 MiB, mean 2 MiB. */
+static void test_unique_bytes_dense_or_sorted(void **state)
+{
+    (void)state;
+    static const int64_t other[2] = {3, 100000};
+    for (int k = 0; k < 2; k++) {
+        iosage_log *log = new_log(200000, 100.0);
+        static const int64_t mib[3] = {1, 2, 1};
+        for (int i = 0; i < 3; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "/lus/u.%d", i);
+            iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, i < 2 ? 0 : other[k]);
+            r->counters[IOSAGE_POSIX_WRITES] = 1;
+            r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = mib[i] << 20;
+            r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = 1.0;
+            rec_add(log, r, NULL);
+        }
+        float x[IOSAGE_NUM_FEATURES];
+        feats(log, x);
+        assert_feat(x, "unique_rank_bytes_imbalance", 1.0 - 2.0 / 3.0);
+        assert_feat(x, "unique_rank_bytes_max_over_mean_log", log10(1.5));
+        iosage_log_free(log);
+    }
+}
+
 /* The demo log: MPI-IO over POSIX on one shared file, STDIO on rank 0. */
 static void test_example_log(void **state)
 {
@@ -1367,6 +1396,7 @@ int main(void)
         cmocka_unit_test(test_known_table),
         cmocka_unit_test(test_layers_named_ranks),
         cmocka_unit_test(test_layers_parts_counted),
+        cmocka_unit_test(test_unique_bytes_dense_or_sorted),
         cmocka_unit_test(test_example_log),
         cmocka_unit_test(test_exact_mib_not_small),
         cmocka_unit_test(test_median_file_size),
