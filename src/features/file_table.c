@@ -702,9 +702,8 @@ static int64_t row_bytes(const struct iosage_file_row *r)
  * Each run of equal I/O time and bytes is sorted by id here, stably, so
  * that a file's rows keep their module order. The runs are short but for
  * the rows of no time and no bytes; only they need the ids. */
-static int ties_by_id(const struct iosage_file_row *rows,
-                      const uint64_t *bytes_key, struct ios_sort_pair *order,
-                      size_t n)
+static int ties_by_id(const uint64_t *id_key, const uint64_t *bytes_key,
+                      struct ios_sort_pair *order, size_t n)
 {
     struct ios_sort_pair *run = NULL;
     size_t cap = 0, from = 0;
@@ -721,7 +720,7 @@ static int ties_by_id(const struct iosage_file_row *rows,
                     return -1;
             }
             for (size_t j = 0; j < len; j++)
-                run[j] = (struct ios_sort_pair){rows[order[from + j].at].id,
+                run[j] = (struct ios_sort_pair){id_key[order[from + j].at],
                                                 order[from + j].at};
             if (ios_sort_pairs(run, len) != 0) {
                 free(run);
@@ -750,21 +749,24 @@ static int sort_rows(iosage_file_table *t)
     struct ios_sort_pair *order = ios_big_malloc((n ? n : 1) * sizeof *order);
     uint64_t *time_key = ios_big_malloc((n ? n : 1) * sizeof *time_key);
     uint64_t *bytes_key = ios_big_malloc((n ? n : 1) * sizeof *bytes_key);
+    uint64_t *id_key = ios_big_malloc((n ? n : 1) * sizeof *id_key);
     int *where = NULL;
-    int ok = order && time_key && bytes_key;
+    int ok = order && time_key && bytes_key && id_key;
     const struct iosage_file_row *rows = t->rows;
     for (size_t i = 0; ok && i < n; i++) {
         bytes_key[i] = ~ios_sort_key_i64(row_bytes(&rows[i]));
         time_key[i] = ~ios_sort_key_nonneg_double(rows[i].io_time);
+        id_key[i] = rows[i].id;
         order[i] = (struct ios_sort_pair){bytes_key[i], i};
     }
     ok = ok && ios_sort_pairs(order, n) == 0;
     for (size_t i = 0; ok && i < n; i++)
         order[i].key = time_key[order[i].at];
     ok = ok && ios_sort_pairs(order, n) == 0 &&
-         ties_by_id(rows, bytes_key, order, n) == 0;
+         ties_by_id(id_key, bytes_key, order, n) == 0;
     free(time_key);
     free(bytes_key);
+    free(id_key);
     where = ok ? ios_big_malloc((n ? n : 1) * sizeof *where) : NULL;
     if (!where) {
         free(order);
