@@ -6,7 +6,8 @@
  * Files of this folder: util.c (these helpers), p_<id>.c (one pattern
  * each: texts, key features, evidence, the criterion the labeler applies,
  * the finding and the changes of offline advice), pattern_list.c (the
- * list), registry.c (lookups over it).
+ * list), registry.c (lookups over it), verdicts.c (every criterion on a
+ * table in one walk over its files, for the labeler).
  */
 #ifndef IOS_PATTERNS_IOS_PATTERNS_H
 #define IOS_PATTERNS_IOS_PATTERNS_H

@@ -2,7 +2,9 @@
  * src/patterns/pattern_list.c - the registered patterns, in the order of the
  * design's table (and of LABELING.md). Adding a pattern: write
  * src/patterns/p_<id>.c defining `const struct iosage_pattern
- * ios_pattern_<id>`, then add it below.
+ * ios_pattern_<id>`, then add it below. A criterion that walks the files
+ * should also come in steps (`.steps`, ios_patterns.h), so that the
+ * labeler walks them once for every pattern.
  *
  * This file holds only the list, so that a test build can link its own list
  * (tests/unit/patterns/toy/: the seven and a toy pattern) in its place.
