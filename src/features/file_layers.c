@@ -449,11 +449,12 @@ static int add_to_rank(struct rank_acc *a, int64_t rank, double time,
 /*
  * What a record gives the per-rank sums, noted when the record is folded
  * (its counters are in the cache then) and added up once every record is
- * folded, when it is known whether its layer counts (an MPI-IO record of a
- * file takes the count from its POSIX layer). A second walk over the
- * records for the sums read every record's counters from memory again: on
- * a log of 10^6 records, 712 MB of them. The parts are added in the order
- * the records were, so the sums are the ones that walk made.
+ * folded, when it is known whether its layer counts (a file's POSIX layer
+ * does not when the file has an MPI-IO record, which may come later). A
+ * second walk over the records for the sums read every record's counters
+ * from memory again: on a log of 10^6 POSIX records, some 700 MB of them.
+ * The parts are added in the order the records were, so the sums are the
+ * ones that walk made.
  */
 enum { PART_RANK, PART_COMMON };
 struct rank_part {

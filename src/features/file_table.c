@@ -10,14 +10,15 @@
  *      is one row;
  *   3. rows: counters summed per row (aggregate_row);
  *   4. per file id: MPI-IO/POSIX peers, which rows count in the job's I/O
- *      time, the path class, data and shared flags, the file's time; and
- *      from the file's records, while they are in the cache, the extras
- *      for the features (extras.c) and the per-rank bytes (ranks.c);
- *      3 and 4 go file by file (build_rows);
- *   5. LUSTRE stripe counts; per-rank estimates (ranks.c);
- *   6. job sums; the per-file layer view the pattern criteria read
- *      (file_layers.c); then rows sorted by I/O time, bytes, id and module
- *      (peer indices remapped).
+ *      time, the path class, data and shared flags, the file's time, the
+ *      table's copy of its path; and from the file's records, while they
+ *      are in the cache, the extras for the features (extras.c) and the
+ *      per-rank bytes (ranks.c); 3 and 4 go file by file (build_rows);
+ *   5. LUSTRE stripe counts; job sums; the features' file-level sums;
+ *   6. rows sorted by I/O time, bytes, id and module (peer indices
+ *      remapped); then the per-file layer view the pattern criteria read
+ *      (file_layers.c), once the rows' old array is freed, and the
+ *      per-rank estimates from it (ranks.c).
  *
  * Why files are numbered in record order and not sorted by id: every pass
  * of steps 3 to 6 reads the records, names and rows file by file. Ids are
@@ -633,7 +634,7 @@ static void apply_lustre(struct build *b)
     }
 }
 
-/* --- 6. paths, job sums, order ------------------------------------------- */
+/* --- 5 and 6. job sums, order ----------------------------------------------- */
 
 static void job_sums(iosage_file_table *t)
 {
