@@ -410,18 +410,11 @@ struct rank_acc {
                                   [0, nprocs) */
 };
 
-/* A rank's sums when they are kept in an array by rank. */
+/* A rank's sums when they are kept in an array by rank (IOS_DENSE_RANKS). */
 struct rank_sum {
     double time, bytes;
     int named; /* some record added to it */
 };
-
-/* Ranks up to this many, or up to the records the log holds, get an array
- * of sums by rank: each addition goes straight to its rank, in record
- * order, which is the order the sorted list sums them in, so the sums are
- * the same to the bit. Above both, a log that claims 10^6 ranks and names
- * three still costs three entries. */
-#define DENSE_RANKS 65536
 
 static int add_to_rank(struct rank_acc *a, int64_t rank, double time,
                        double bytes)
@@ -646,7 +639,7 @@ static iosage_status rank_sums(const struct rank_parts *p, size_t records,
                                struct fl_table *t)
 {
     struct rank_acc a = {0};
-    if (t->nprocs <= DENSE_RANKS || (uint64_t)t->nprocs <= records) {
+    if (t->nprocs <= IOS_DENSE_RANKS || (uint64_t)t->nprocs <= records) {
         a.dense = ios_big_calloc((size_t)t->nprocs, sizeof *a.dense);
         if (!a.dense)
             return IOSAGE_E_NOMEM;

@@ -288,6 +288,15 @@ int ios_unique_bytes_row(struct ios_unique_bytes *u, const iosage_file_table *t,
                          size_t k, const struct ios_ref *refs, size_t from,
                          size_t to);
 
+/* Per-rank sums (the layer view's, file_layers.c; the unique bytes,
+ * ranks.c) go into an array indexed by rank when the ranks span at most
+ * this many, or at most as many as the entries: each addition goes
+ * straight to its rank in entry order, the order a stable sort by rank
+ * would sum them in, so the sums are the same to the bit. A wider span is
+ * sorted: a log that claims 10^6 ranks and names three costs three
+ * entries. */
+#define IOS_DENSE_RANKS 65536
+
 /* Per-rank estimates (ranks.c): fills the rank_* and active_ranks fields of
  * t->job from the per-rank sums of the layer view (built before), and the
  * unique_bytes extras from u, which it frees. Returns 0, or -1 on no

@@ -103,16 +103,12 @@ int ios_unique_bytes_row(struct ios_unique_bytes *u, const iosage_file_table *t,
     return 0;
 }
 
-/* A rank's bytes when they are summed in an array by rank. */
-struct rank_sum {
+/* A rank's bytes when they are summed in an array by rank
+ * (IOS_DENSE_RANKS). */
+struct rank_bytes_sum {
     double bytes;
     int named; /* some record of the rank is there */
 };
-
-/* Ranks spanning up to this many, or up to the entries, are summed in an
- * array by rank, in entry order as the sorted list sums them (the same sums
- * to the bit), without the sort; a wider span is sorted. */
-#define DENSE_SPAN 65536
 
 /* Max and mean of the rank sums of v[0..n), ranks min .. min + span - 1,
  * summed in an array by rank: 1, or 0 when memory for the array is refused
@@ -121,11 +117,11 @@ static int unique_bytes_dense(iosage_file_table *t,
                               const struct ios_rank_bytes *v, size_t n,
                               int64_t min, uint64_t span)
 {
-    struct rank_sum *d = ios_big_calloc((size_t)span, sizeof *d);
+    struct rank_bytes_sum *d = ios_big_calloc((size_t)span, sizeof *d);
     if (!d)
         return 0;
     for (size_t i = 0; i < n; i++) {
-        struct rank_sum *e = &d[(uint64_t)v[i].rank - (uint64_t)min];
+        struct rank_bytes_sum *e = &d[(uint64_t)v[i].rank - (uint64_t)min];
         e->bytes += v[i].bytes;
         e->named = 1;
     }
@@ -156,7 +152,7 @@ static int unique_bytes(iosage_file_table *t, struct ios_unique_bytes *u)
             hi = u->v[i].rank > hi ? u->v[i].rank : hi;
         }
         uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
-        if (span != 0 && (span <= DENSE_SPAN || span <= n) &&
+        if (span != 0 && (span <= IOS_DENSE_RANKS || span <= n) &&
             unique_bytes_dense(t, u->v, n, lo, span))
             return 0;
     }
