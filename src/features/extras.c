@@ -238,22 +238,15 @@ static int64_t file_ranks(const iosage_file_table *t, size_t from, size_t to)
     return ranks;
 }
 
-int ios_ft_files(iosage_file_table *t)
+void ios_ft_file(const iosage_file_table *t, size_t from, size_t to,
+                 struct ios_ft_extra *x, double *sizes, size_t *n_sizes)
 {
-    struct ios_ft_extra *x = &t->priv->extra;
-    size_t n = 0, from = 0;
-    double *sizes = malloc((t->n_rows ? t->n_rows : 1) * sizeof *sizes);
-    if (!sizes)
-        return -1;
-    for (size_t i = 1; i <= t->n_rows; i++) {
-        if (i < t->n_rows && t->rows[i].id == t->rows[from].id)
-            continue;
-        x->pairs_all += (double)file_ranks(t, from, i);
-        if (t->rows[from].flags & IOSAGE_FILE_DATA)
-            one_file(t, from, i, x, &sizes[n++]);
-        from = i;
-    }
+    x->pairs_all += (double)file_ranks(t, from, to);
+    if (t->rows[from].flags & IOSAGE_FILE_DATA)
+        one_file(t, from, to, x, &sizes[(*n_sizes)++]);
+}
+
+void ios_ft_files_done(struct ios_ft_extra *x, double *sizes, size_t n)
+{
     x->median_size = n == 0 ? 0.0 : median_of(sizes, n);
-    free(sizes);
-    return 0;
 }

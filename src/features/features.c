@@ -349,15 +349,9 @@ static void f_storage(const iosage_file_table *t, const struct sums *s,
 /* The counts the floors read (not model inputs). */
 static void f_counts(const iosage_file_table *t, float *o)
 {
-    const struct fl_table *l = ios_ft_layers(t);
-    int64_t data_files = 0; /* both counts in one walk over the files */
-    double meta_ops = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        data_files += fl_is_data(&l->files[i]);
-        meta_ops = fl_meta_ops_add(meta_ops, &l->files[i]);
-    }
-    put(o, F_job_data_files_log, ios_log1p10((double)data_files));
-    put(o, F_job_meta_ops_log, ios_log1p10(meta_ops));
+    const struct fl_table *l = ios_ft_layers(t); /* counted as it was built */
+    put(o, F_job_data_files_log, ios_log1p10((double)l->data_files));
+    put(o, F_job_meta_ops_log, ios_log1p10(l->meta_ops));
 }
 
 iosage_status iosage_features_from_table(const iosage_log *log,

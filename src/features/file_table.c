@@ -576,12 +576,16 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
     size_t n = 0;
     for (size_t i = 0; i < b->n_refs; i++)
         n += i == 0 || !same_row(&b->refs[i - 1], &b->refs[i]);
+    size_t n_sizes = 0;
+    double *sizes = ios_big_malloc((b->n_files ? b->n_files : 1) * sizeof *sizes);
     b->t->rows = ios_big_calloc(n ? n : 1, sizeof *b->t->rows);
     b->row_start = ios_big_malloc((n + 1) * sizeof *b->row_start);
     b->file_row = ios_big_malloc((b->n_files + 1) * sizeof *b->file_row);
-    if (!b->t->rows || !b->row_start || !b->file_row ||
-        groups_init(b, b->n_files) != 0 || names_of_files(b) != 0)
+    if (!sizes || !b->t->rows || !b->row_start || !b->file_row ||
+        groups_init(b, b->n_files) != 0 || names_of_files(b) != 0) {
+        free(sizes);
         return -1;
+    }
     struct iosage_file_row *rows = b->t->rows;
     size_t k = 0, from = 0, first = 0; /* first: the file's first row */
     *files = 0;
@@ -596,17 +600,24 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
         if (i < b->n_refs && b->refs[i].file == b->refs[i - 1].file)
             continue; /* more rows of this file */
         b->file_row[*files] = first;
-        if (settle_file(b, first, k, *files) != 0)
+        if (settle_file(b, first, k, *files) != 0) {
+            free(sizes);
             return -1;
+        }
+        ios_ft_file(b->t, first, k, &b->t->priv->extra, sizes, &n_sizes);
         (*files)++;
         for (size_t r = first; r < k; r++) {
             size_t lo = b->row_start[r], hi = b->row_start[r + 1];
             ios_ft_extras_row(b->t, r, b->refs, lo, hi, &b->t->priv->extra);
-            if (ios_unique_bytes_row(ub, b->t, r, b->refs, lo, hi) != 0)
+            if (ios_unique_bytes_row(ub, b->t, r, b->refs, lo, hi) != 0) {
+                free(sizes);
                 return -1;
+            }
         }
         first = k;
     }
+    ios_ft_files_done(&b->t->priv->extra, sizes, n_sizes);
+    free(sizes);
     b->t->n_rows = k;
     b->file_row[*files] = k;
     return 0;
@@ -838,10 +849,6 @@ static int build(struct build *b)
     }
     apply_lustre(b);
     job_sums(b->t);
-    if (ios_ft_files(b->t) != 0) {
-        free(ub.v);
-        return -1;
-    }
     /* The rows in their final order before the layer view takes its
      * memory, which then reuses what the rows' old array held. */
     rows_built_free(b);

@@ -98,6 +98,12 @@ struct fl_table {
     double run_time;
     int has_timers;         /* any non-zero time in a counted layer */
     int64_t total_ops;      /* data ops of counted layers */
+    int64_t data_files;     /* files for which fl_is_data() holds */
+    double meta_ops;        /* fl_meta_ops_add() over every file in order */
+    uint8_t *counted;       /* n entries: bit k set when layer k of the
+                               file counts (fl_counted()), so that walks in
+                               another order than the files' (the per-rank
+                               sums) read a byte, not the layers */
     int64_t *scratch;       /* n entries for the criteria (file sizes) */
     ios_idmap map;          /* file id -> index into files */
     ios_arena *layers;      /* the present layers */

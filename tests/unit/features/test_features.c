@@ -492,6 +492,19 @@ static void test_layers_parts_counted(void **state)
     assert_true(fl_rank_time(l, 1) == 2.25);
     assert_true(fl_rank_bytes(l, 1) == (double)(4 << 20) + 100.0);
     assert_true(fl_rank_time(l, 0) == 0.0);
+    /* The counted layers as the sums read them, one byte a file: out.h5's
+     * MPI-IO, own.1's POSIX; both files data. */
+    assert_int_equal(l->n, 2);
+    int mpiio_files = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        int own = !l->files[i].L[FL_MPIIO]->present;
+        mpiio_files += !own;
+        assert_int_equal(l->counted[i], own ? 1 << FL_POSIX : 1 << FL_MPIIO);
+        for (int k = 0; k < FL_NLAYERS; k++)
+            assert_int_equal(l->counted[i] >> k & 1, fl_counted(&l->files[i], k));
+    }
+    assert_int_equal(mpiio_files, 1);
+    assert_int_equal(l->data_files, 2);
     iosage_file_table_free(t);
     iosage_log_free(log);
 }
