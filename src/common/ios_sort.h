@@ -35,6 +35,12 @@ int ios_sort_pairs(struct ios_sort_pair *p, size_t n);
 void *ios_sort_gather(const void *base, size_t n, size_t size,
                       const struct ios_sort_pair *p);
 
+/* The median of v[0..n) (n > 0; no NaN): the middle value, or the mean of
+ * the two middle ones. v is reordered. A selection, not a sort: linear
+ * time, where sorting 10^6 file sizes for their median took a quarter of
+ * the criteria's time on a log of 10^6 files. */
+double ios_median(double *v, size_t n);
+
 /* Keys that sort as the values do: int64 (ascending) and a double that is
  * finite and not negative (ascending; 0.0 and -0.0 alike). */
 static inline uint64_t ios_sort_key_i64(int64_t v)

@@ -116,3 +116,54 @@ void *ios_sort_gather(const void *base, size_t n, size_t size,
         memcpy(out + i * size, in + p[i].at * size, size);
     return out;
 }
+
+/* --- the median -------------------------------------------------------- */
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : (a > b);
+}
+
+/* See ios_sort.h. Hoare's selection
+ * ("find", as Wirth writes it) puts the middle value at n / 2 with nothing
+ * larger before it, so for an even n the other middle value is the largest
+ * of those before. A selection a log made to defeat the middle pivot
+ * (many more rounds than a halving each would take) is finished by
+ * sorting what is left. */
+double ios_median(double *v, size_t n)
+{
+    ptrdiff_t k = (ptrdiff_t)(n / 2), lo = 0, hi = (ptrdiff_t)n - 1;
+    int rounds = 0;
+    while (lo < hi) {
+        if (++rounds > 64) {
+            qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_double);
+            break;
+        }
+        double pivot = v[lo + (hi - lo) / 2];
+        ptrdiff_t i = lo, j = hi;
+        do {
+            while (v[i] < pivot)
+                i++;
+            while (pivot < v[j])
+                j--;
+            if (i <= j) {
+                double held = v[i];
+                v[i] = v[j];
+                v[j] = held;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < k)
+            lo = i;
+        if (k < i)
+            hi = j;
+    }
+    if (n % 2)
+        return v[k];
+    double below = v[0];
+    for (ptrdiff_t i = 1; i < k; i++)
+        below = v[i] > below ? v[i] : below;
+    return (below + v[k]) / 2.0;
+}

@@ -8,6 +8,7 @@
 
 #include "ios_features.h"
 #include "ios_math.h"
+#include "ios_sort.h"
 
 static void add_bins(int64_t dst[2][IOS_N_BINS], const struct ios_layer *L,
                      const iosage_record *r)
@@ -137,55 +138,6 @@ void ios_ft_extras_row(const iosage_file_table *t, size_t k,
 
 /* --- per data file ---------------------------------------------------------- */
 
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : (a > b);
-}
-
-/* The median of v[0..n) (n > 0; no NaN), v reordered. Hoare's selection
- * ("find", as Wirth writes it) puts the middle value at n / 2 with nothing
- * larger before it, so for an even n the other middle value is the largest
- * of those before. A selection a log made to defeat the middle pivot
- * (many more rounds than a halving each would take) is finished by
- * sorting what is left. */
-static double median_of(double *v, size_t n)
-{
-    ptrdiff_t k = (ptrdiff_t)(n / 2), lo = 0, hi = (ptrdiff_t)n - 1;
-    int rounds = 0;
-    while (lo < hi) {
-        if (++rounds > 64) {
-            qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_double);
-            break;
-        }
-        double pivot = v[lo + (hi - lo) / 2];
-        ptrdiff_t i = lo, j = hi;
-        do {
-            while (v[i] < pivot)
-                i++;
-            while (pivot < v[j])
-                j--;
-            if (i <= j) {
-                double held = v[i];
-                v[i] = v[j];
-                v[j] = held;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < k)
-            lo = i;
-        if (k < i)
-            hi = j;
-    }
-    if (n % 2)
-        return v[k];
-    double below = v[0];
-    for (ptrdiff_t i = 1; i < k; i++)
-        below = v[i] > below ? v[i] : below;
-    return (below + v[k]) / 2.0;
-}
-
 /* Rows [from, to) of one data file: size, kind, sharing. Shares of files
  * weigh each file by the ranks that opened it, so that one shared file among
  * n private ones keeps its weight whatever n is. */
@@ -248,5 +200,5 @@ void ios_ft_file(const iosage_file_table *t, size_t from, size_t to,
 
 void ios_ft_files_done(struct ios_ft_extra *x, double *sizes, size_t n)
 {
-    x->median_size = n == 0 ? 0.0 : median_of(sizes, n);
+    x->median_size = n == 0 ? 0.0 : ios_median(sizes, n);
 }

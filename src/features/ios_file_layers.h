@@ -104,7 +104,7 @@ struct fl_table {
                                file counts (fl_counted()), so that walks in
                                another order than the files' (the per-rank
                                sums) read a byte, not the layers */
-    int64_t *scratch;       /* n entries for the criteria (file sizes) */
+    double *scratch;        /* n entries for the criteria (file sizes) */
     ios_idmap map;          /* file id -> index into files */
     ios_arena *layers;      /* the present layers */
 };

@@ -8,9 +8,9 @@
  * least 10% of the job's I/O time.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "ios_patterns.h"
+#include "ios_sort.h"
 
 static const char *const key_features[] = {
     "file_per_rank_log", "file_unique_per_rank_log", "file_median_size_log",
@@ -22,12 +22,6 @@ static const char *const key_features[] = {
  * Too many files for the work: >= 1,000 data files; or >= 64 with at least
  * one per rank and a median size under 4 MiB; or >= 10 per rank and >= 64;
  * and those files are material. */
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The criterion's sums over the files added so far; the data files' sizes
  * go to t->scratch (t->n entries), n of them so far. */
 struct fs_sums {
@@ -39,7 +33,7 @@ _Static_assert(sizeof(struct fs_sums) <= IOS_CRITERION_SUMS, "sums fit");
 static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
 {
     struct fs_sums *s = sums;
-    int64_t *sizes = t->scratch;
+    double *sizes = t->scratch;
     for (size_t i = from; i < to; i++) {
         const struct fl_file *f = &t->files[i];
         if (!fl_is_data(f))
@@ -51,7 +45,7 @@ static void add(void *sums, const struct fl_table *t, size_t from, size_t to)
                 if (f->L[k]->bytes_r + f->L[k]->bytes_w > ext)
                     ext = f->L[k]->bytes_r + f->L[k]->bytes_w;
         }
-        sizes[s->n++] = ext;
+        sizes[s->n++] = (double)ext;
         s->time += fl_file_time(f);
         s->fops += (double)fl_file_ops(f);
     }
@@ -61,13 +55,8 @@ static void verdict(const void *sums, const struct fl_table *t, int *present,
                     double *value, char *ev, size_t size)
 {
     const struct fs_sums *s = sums;
-    int64_t n = s->n, *sizes = t->scratch;
-    double median = 0;
-    if (n > 0) {
-        qsort(sizes, (size_t)n, sizeof *sizes, cmp_i64);
-        median = n % 2 ? (double)sizes[n / 2]
-                       : ((double)sizes[n / 2 - 1] + (double)sizes[n / 2]) / 2;
-    }
+    int64_t n = s->n;
+    double median = n > 0 ? ios_median(t->scratch, (size_t)n) : 0.0;
     double per_rank = (double)n / (double)t->nprocs;
     int many = n >= 1000 || (n >= 64 && per_rank >= 1 && median < 4 * IOS_MIB) ||
                (per_rank >= 10 && n >= 64);

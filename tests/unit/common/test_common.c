@@ -297,6 +297,45 @@ static void test_sort_pairs(void **state)
     assert_true(ios_sort_key_nonneg_double(2.0) < ios_sort_key_nonneg_double(1e12));
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ios_median selects: the middle value of an odd count, the mean of the
+ * two middle ones of an even count, as sorting would give, on keys in
+ * order, reversed, all equal, few distinct and shuffled. */
+static void test_median(void **state)
+{
+    (void)state;
+    double one[1] = {7};
+    assert_true(ios_median(one, 1) == 7.0);
+    double two[2] = {9, 4};
+    assert_true(ios_median(two, 2) == 6.5);
+    double odd[5] = {5, 1, 4, 2, 3};
+    assert_true(ios_median(odd, 5) == 3.0);
+    double even[6] = {10, 1, 1, 8, 3, 2}; /* sorted 1 1 2 3 8 10 */
+    assert_true(ios_median(even, 6) == 2.5);
+    for (size_t n = 1; n <= 2001; n += 250) {
+        for (int kind = 0; kind < 4; kind++) {
+            double *v = malloc(n * sizeof *v), *ref = malloc(n * sizeof *ref);
+            assert_non_null(v);
+            assert_non_null(ref);
+            for (size_t i = 0; i < n; i++)
+                v[i] = ref[i] = kind == 0   ? (double)i
+                                : kind == 1 ? (double)(n - i)
+                                : kind == 2 ? 42.0
+                                            : (double)((i * 7919) % 13);
+            qsort(ref, n, sizeof *ref, cmp_dbl);
+            double want = n % 2 ? ref[n / 2] : (ref[n / 2 - 1] + ref[n / 2]) / 2;
+            assert_true(ios_median(v, n) == want);
+            free(v);
+            free(ref);
+        }
+    }
+}
+
 static void test_args(void **state)
 {
     (void)state;
@@ -345,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_arena_many),
         cmocka_unit_test(test_bigmem),
         cmocka_unit_test(test_sort_pairs),
+        cmocka_unit_test(test_median),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
