@@ -61,6 +61,9 @@ struct build {
     size_t *file_name;  /* n_files: 1 + the index in the log's names of the
                            file's name, 0 when unnamed (names_of_files) */
     size_t *file_row;   /* n_files + 1: the file's first row (build_rows) */
+    struct sort_keys {  /* per row, taken as it is built (sort_rows) */
+        uint64_t *time, *bytes, *id;
+    } keys;
 };
 
 /* --- 1. job basics ------------------------------------------------------- */
@@ -558,6 +561,20 @@ static int settle_file(struct build *b, size_t from, size_t to, size_t f)
 
 /* --- 3 and 4 together: file by file --------------------------------------- */
 
+static int64_t row_bytes(const struct iosage_file_row *r)
+{
+    return ios_sadd(r->bytes_read, r->bytes_written);
+}
+
+/* Row k's sort keys (sort_rows), taken when it is built. */
+static void row_keys(struct sort_keys *keys, const struct iosage_file_row *row,
+                     size_t k)
+{
+    keys->bytes[k] = ~ios_sort_key_i64(row_bytes(row));
+    keys->time[k] = ~ios_sort_key_nonneg_double(row->io_time);
+    keys->id[k] = row->id;
+}
+
 static int same_row(const struct ios_ref *a, const struct ios_ref *b)
 {
     return a->file == b->file && a->module == b->module;
@@ -579,9 +596,13 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
     size_t n_sizes = 0;
     double *sizes = ios_big_malloc((b->n_files ? b->n_files : 1) * sizeof *sizes);
     b->t->rows = ios_big_calloc(n ? n : 1, sizeof *b->t->rows);
+    b->keys.time = ios_big_malloc((n ? n : 1) * sizeof *b->keys.time);
+    b->keys.bytes = ios_big_malloc((n ? n : 1) * sizeof *b->keys.bytes);
+    b->keys.id = ios_big_malloc((n ? n : 1) * sizeof *b->keys.id);
     b->row_start = ios_big_malloc((n + 1) * sizeof *b->row_start);
     b->file_row = ios_big_malloc((b->n_files + 1) * sizeof *b->file_row);
-    if (!sizes || !b->t->rows || !b->row_start || !b->file_row ||
+    if (!sizes || !b->t->rows || !b->keys.time || !b->keys.bytes ||
+        !b->keys.id || !b->row_start || !b->file_row ||
         groups_init(b, b->n_files) != 0 || names_of_files(b) != 0) {
         free(sizes);
         return -1;
@@ -595,7 +616,9 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
             continue;
         b->row_start[k] = from;
         b->row_start[k + 1] = i;
-        aggregate_row(b, &rows[k++], from, i);
+        aggregate_row(b, &rows[k], from, i);
+        row_keys(&b->keys, &rows[k], k);
+        k++;
         from = i;
         if (i < b->n_refs && b->refs[i].file == b->refs[i - 1].file)
             continue; /* more rows of this file */
@@ -704,11 +727,6 @@ static void permute_rows(struct iosage_file_row *rows,
     }
 }
 
-static int64_t row_bytes(const struct iosage_file_row *r)
-{
-    return ios_sadd(r->bytes_read, r->bytes_written);
-}
-
 /* order[] holds the rows sorted by I/O time and bytes, rows of equal keys
  * in the order they were built: by file number, a file's rows by module.
  * Each run of equal I/O time and bytes is sorted by id here, stably, so
@@ -750,27 +768,25 @@ static int ties_by_id(const uint64_t *id_key, const uint64_t *bytes_key,
 /* Sort rows by I/O time, longest first, then bytes, most first, then id
  * and module, and remap the peer indices to the new order: two passes of
  * the stable radix sort, the less significant key first, then the ties by
- * id (ties_by_id). Both keys are taken in one walk over the rows: looking
- * a row's time up in sorted order, 232 bytes a row, is a cache miss each
- * on a large log; an array of keys holds 8. */
-static int sort_rows(iosage_file_table *t)
+ * id (ties_by_id). The keys were taken as each row was built (row_keys):
+ * a walk over 10^6 rows of 232 bytes for them read 232 MB again. The key
+ * arrays are freed here. */
+static int sort_rows(iosage_file_table *t, struct sort_keys *k)
 {
     size_t n = t->n_rows;
-    if (n > INT_MAX)
+    uint64_t *time_key = k->time, *bytes_key = k->bytes, *id_key = k->id;
+    *k = (struct sort_keys){0};
+    if (n > INT_MAX) {
+        free(time_key);
+        free(bytes_key);
+        free(id_key);
         return -1; /* where[] holds ints */
-    struct ios_sort_pair *order = ios_big_malloc((n ? n : 1) * sizeof *order);
-    uint64_t *time_key = ios_big_malloc((n ? n : 1) * sizeof *time_key);
-    uint64_t *bytes_key = ios_big_malloc((n ? n : 1) * sizeof *bytes_key);
-    uint64_t *id_key = ios_big_malloc((n ? n : 1) * sizeof *id_key);
-    int *where = NULL;
-    int ok = order && time_key && bytes_key && id_key;
-    const struct iosage_file_row *rows = t->rows;
-    for (size_t i = 0; ok && i < n; i++) {
-        bytes_key[i] = ~ios_sort_key_i64(row_bytes(&rows[i]));
-        time_key[i] = ~ios_sort_key_nonneg_double(rows[i].io_time);
-        id_key[i] = rows[i].id;
-        order[i] = (struct ios_sort_pair){bytes_key[i], i};
     }
+    struct ios_sort_pair *order = ios_big_malloc((n ? n : 1) * sizeof *order);
+    int *where = NULL;
+    int ok = order != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        order[i] = (struct ios_sort_pair){bytes_key[i], i};
     ok = ok && ios_sort_pairs(order, n) == 0;
     for (size_t i = 0; ok && i < n; i++)
         order[i].key = time_key[order[i].at];
@@ -792,20 +808,22 @@ static int sort_rows(iosage_file_table *t)
      * ms (perf). The rows' old array goes before the layer view takes its
      * memory (build), so the peak does not grow. */
     struct iosage_file_row *sorted = ios_big_malloc((n ? n : 1) * sizeof *sorted);
-    if (sorted) {
+    if (sorted) { /* each row's peer renumbered as it is copied */
         for (size_t i = 0; i < n; i++) {
             if (i + PERMUTE_AHEAD < n)
                 __builtin_prefetch(&t->rows[order[i + PERMUTE_AHEAD].at]);
             sorted[i] = t->rows[order[i].at];
+            if (sorted[i].peer >= 0)
+                sorted[i].peer = where[sorted[i].peer];
         }
         free(t->rows);
         t->rows = sorted;
     } else {
         permute_rows(t->rows, order, n);
+        for (size_t i = 0; i < n; i++)
+            if (t->rows[i].peer >= 0)
+                t->rows[i].peer = where[t->rows[i].peer];
     }
-    for (size_t i = 0; i < n; i++)
-        if (t->rows[i].peer >= 0)
-            t->rows[i].peer = where[t->rows[i].peer];
     free(order);
     free(where);
     return 0;
@@ -827,6 +845,9 @@ static void rows_built_free(struct build *b)
 static void build_free(struct build *b)
 {
     rows_built_free(b);
+    free(b->keys.time);
+    free(b->keys.bytes);
+    free(b->keys.id);
     ios_idmap_free(&b->files_by_id);
     groups_free(&b->groups);
     for (int m = 0; m < IOSAGE_MAX_MODULES; m++) {
@@ -852,7 +873,7 @@ static int build(struct build *b)
     /* The rows in their final order before the layer view takes its
      * memory, which then reuses what the rows' old array held. */
     rows_built_free(b);
-    if (sort_rows(b->t) != 0 ||
+    if (sort_rows(b->t, &b->keys) != 0 ||
         fl_table_build(b->log, &b->skip, b->t->job.nprocs, b->t->job.run_time,
                        files, b->groups.by_id ? &b->groups : NULL,
                        &b->t->priv->layers) != IOSAGE_OK) {
