@@ -21,7 +21,7 @@
 static void advise(void *p, size_t size)
 {
 #ifdef MADV_HUGEPAGE
-    if (!p || size < IOS_BIGMEM_MIN)
+    if (!p || size < IOS_BIGMEM_MIN || size > IOS_BIGMEM_MAX)
         return;
     uintptr_t start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     uintptr_t end = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
