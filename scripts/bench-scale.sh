@@ -3,7 +3,10 @@
 # POSIX records are written once with the project's writer
 # (tests/perf/bench_make_log, kept in BUILD/bench-scale/) and read by
 #   - `iosage batch -j 1` (read + features + detection) on a directory of
-#     k links to the log (k = 10^5 / records, 1 to 1000): CPU ms per log
+#     k links to the log (k = 10^6 / records, 1 to 1000: about 10^6 records
+#     a run, a second of CPU or more, so that GNU time's 10 ms steps do not
+#     show; with 10^5 / records, 10^4 records were 10 logs in 0.09 s and
+#     read 0.50 us/record one run, 0.80 another): CPU ms per log
 #     from GNU time minus a run on a missing file (start-up and model load),
 #     the stage split of --profile, and peak RSS;
 #   - `iosage dump --all` up to 10^5 records (10^6 would print 8 GB): CPU
@@ -68,7 +71,7 @@ for n in 100 1000 10000 100000 1000000; do
   [ "$n" -ge 1000000 ] && [ "$r" -gt 3 ] && r=3
   # batch: a directory holding k links to this log (enough logs for GNU
   # time's 10 ms resolution), CPU per log = (CPU - start-up) / k
-  k=$((100000 / n))
+  k=$((1000000 / n))
   [ "$k" -lt 1 ] && k=1
   [ "$k" -gt 1000 ] && k=1000
   rm -rf "$tmp/d" && mkdir "$tmp/d"
