@@ -815,7 +815,7 @@ static iosage_status build_table(const iosage_log *log,
         records += log->modules[data_mods[k]].n_records;
     if (!t->layers || reserve_files(t, files_hint, look->g == NULL) != 0 ||
         fold_all(log, skip, look, t, &parts) != IOSAGE_OK ||
-        !(t->scratch = ios_big_calloc(t->n ? t->n : 1, sizeof *t->scratch))) {
+        !(t->scratch = ios_big_malloc((t->n ? t->n : 1) * sizeof *t->scratch))) {
         free(parts.v);
         fl_table_free(t);
         return IOSAGE_E_NOMEM;

@@ -104,7 +104,9 @@ struct fl_table {
                                file counts (fl_counted()), so that walks in
                                another order than the files' (the per-rank
                                sums) read a byte, not the layers */
-    double *scratch;        /* n entries for the criteria (file sizes) */
+    double *scratch;        /* n entries for the criteria (file sizes),
+                               not cleared: each is written before it is
+                               read */
     ios_idmap map;          /* file id -> index into files */
     ios_arena *layers;      /* the present layers */
 };
