@@ -61,6 +61,11 @@ struct build {
     size_t *file_name;  /* n_files: 1 + the index in the log's names of the
                            file's name, 0 when unnamed (names_of_files) */
     size_t *file_row;   /* n_files + 1: the file's first row (build_rows) */
+    /* What collect_refs notes of the refs as it makes them, for sort_refs
+     * and job_nprocs (each walked 10^6 refs again for it). */
+    int64_t min_rank, max_rank; /* over the refs (INT64_MAX, INT64_MIN: none) */
+    int64_t top_rank;   /* the highest rank under NPROCS_MAX, or -1 */
+    int refs_in_order;  /* made in (file, module, rank) order already */
     struct sort_keys {  /* per row, taken as it is built (sort_rows) */
         uint64_t *time, *bytes, *id;
     } keys;
@@ -137,10 +142,7 @@ static int64_t shared_record_ranks(const struct ios_ref *ref)
  * rank seen. */
 static void job_nprocs(struct build *b)
 {
-    int64_t maxrank = -1;
-    for (size_t i = 0; i < b->n_refs; i++)
-        if (b->refs[i].rank > maxrank && b->refs[i].rank < NPROCS_MAX)
-            maxrank = b->refs[i].rank;
+    int64_t maxrank = b->top_rank; /* noted by collect_refs */
     int64_t n = b->log->job.nprocs;
     struct iosage_job_summary *js = &b->t->job;
     if (n <= 0 || n > NPROCS_MAX) {
@@ -195,20 +197,11 @@ static int sort_refs(struct build *b)
 {
     size_t n = b->n_refs;
     struct ios_ref *refs = b->refs;
-    int64_t min_rank = INT64_MAX, max_rank = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        min_rank = refs[i].rank < min_rank ? refs[i].rank : min_rank;
-        max_rank = refs[i].rank > max_rank ? refs[i].rank : max_rank;
-    }
-    int one_key = n == 0 ||
-        (uint64_t)max_rank - (uint64_t)min_rank < ((uint64_t)1 << RANK_SPAN_BITS);
-    if (one_key) { /* in order already? */
-        size_t i = 1;
-        while (i < n && ref_key(&refs[i - 1], min_rank) <= ref_key(&refs[i], min_rank))
-            i++;
-        if (i >= n)
-            return 0;
-    }
+    if (b->refs_in_order)
+        return 0; /* a stable sort would leave them as they are */
+    int64_t min_rank = b->min_rank;
+    int one_key = (uint64_t)b->max_rank - (uint64_t)min_rank <
+                  ((uint64_t)1 << RANK_SPAN_BITS);
     struct ios_sort_pair *p = ios_big_malloc((n ? n : 1) * sizeof *p);
     if (!p)
         return -1;
@@ -249,6 +242,95 @@ static int number_file(struct build *b, uint64_t id, uint32_t *file)
     return 0;
 }
 
+/* Append the ref of record r (file number file) and note its rank and
+ * whether the refs are still in (file, module, rank) order. */
+static void add_ref(struct build *b, const iosage_record *r, int module,
+                    uint32_t file)
+{
+    struct ios_ref ref = {r->id, module, file, r->rank, r};
+    if (b->n_refs > 0) {
+        const struct ios_ref *p = &b->refs[b->n_refs - 1];
+        if (p->file != ref.file ? p->file > ref.file
+            : p->module != ref.module ? p->module > ref.module
+                                      : p->rank > ref.rank)
+            b->refs_in_order = 0;
+    }
+    b->min_rank = ref.rank < b->min_rank ? ref.rank : b->min_rank;
+    b->max_rank = ref.rank > b->max_rank ? ref.rank : b->max_rank;
+    if (ref.rank > b->top_rank && ref.rank < NPROCS_MAX)
+        b->top_rank = ref.rank;
+    b->refs[b->n_refs++] = ref;
+}
+
+/*
+ * One pass over the records of the table's modules: every record a ref,
+ * but those left out (impossible.c). In a module with a record of
+ * impossible key, suspect[k], every record's counters are checked too.
+ * A module is known to be one when its first such record comes: when
+ * records of it were taken before that, unchecked, the pass stops and
+ * returns 1 (collect_refs starts again); a walk over every record's key
+ * before the pass, for the few logs that have such records, read 10^6
+ * records once more. 0 when done, -1 on no memory.
+ */
+static int collect_pass(struct build *b, int *suspect)
+{
+    b->min_rank = INT64_MAX;
+    b->max_rank = INT64_MIN;
+    b->top_rank = -1;
+    b->refs_in_order = 1;
+    for (int k = 0; k < N_TABLE_MODULES; k++) {
+        int m = table_modules[k];
+        const iosage_module_data *md = &b->log->modules[m];
+        for (size_t i = 0; i < md->n_records; i++) {
+            const iosage_record *r = &md->records[i];
+            if (i + IOS_PREFETCH_AHEAD < md->n_records)
+                ios_idmap_prefetch(&b->files_by_id,
+                                   md->records[i + IOS_PREFETCH_AHEAD].id);
+            if (!suspect[k] && ios_record_bad_key(r)) {
+                suspect[k] = 1;
+                if (i > 0)
+                    return 1;
+            }
+            if (!r->counters && r->n_counters > 0)
+                continue;
+            int counter = suspect[k] ? ios_record_bad_counter(r) : -1;
+            if (counter >= 0 || (suspect[k] && ios_record_bad_key(r))) {
+                if (!b->skip.skip[m] &&
+                    !(b->skip.skip[m] = calloc(md->n_records, 1)))
+                    return -1;
+                b->skip.skip[m][i] = 1;
+                note_impossible(&b->t->job, m, r, counter);
+                continue;
+            }
+            uint32_t file;
+            if (number_file(b, r->id, &file) != 0)
+                return -1;
+            add_ref(b, r, m, file);
+        }
+    }
+    return 0;
+}
+
+/* Forget what a stopped pass made: refs, file numbers, records left out. */
+static int refs_restart(struct build *b, size_t records)
+{
+    b->n_refs = 0;
+    b->n_files = 0;
+    ios_idmap_free(&b->files_by_id);
+    memset(&b->files_by_id, 0, sizeof b->files_by_id);
+    for (int m = 0; m < IOSAGE_MAX_MODULES; m++) {
+        free(b->skip.skip[m]);
+        b->skip.skip[m] = NULL;
+    }
+    struct iosage_job_summary *js = &b->t->job;
+    js->impossible_records = 0;
+    js->impossible_module = -1;
+    js->impossible_id = 0;
+    js->impossible_counter = -1;
+    js->impossible_value = 0;
+    return ios_idmap_reserve(&b->files_by_id, records);
+}
+
 static int collect_refs(struct build *b)
 {
     size_t n = 0;
@@ -260,37 +342,12 @@ static int collect_refs(struct build *b)
     b->refs = ios_big_malloc((n ? n : 1) * sizeof *b->refs);
     if (!b->refs || ios_idmap_reserve(&b->files_by_id, n) != 0)
         return -1;
-    for (int k = 0; k < N_TABLE_MODULES; k++) {
-        int m = table_modules[k];
-        const iosage_module_data *md = &b->log->modules[m];
-        /* a module with a record of impossible key: its records' counters
-         * are checked too (impossible.c) */
-        int suspect = 0;
-        for (size_t i = 0; i < md->n_records && !suspect; i++)
-            suspect = ios_record_bad_key(&md->records[i]);
-        for (size_t i = 0; i < md->n_records; i++) {
-            const iosage_record *r = &md->records[i];
-            if (i + IOS_PREFETCH_AHEAD < md->n_records)
-                ios_idmap_prefetch(&b->files_by_id,
-                                   md->records[i + IOS_PREFETCH_AHEAD].id);
-            if (!r->counters && r->n_counters > 0)
-                continue;
-            int counter = suspect ? ios_record_bad_counter(r) : -1;
-            if (counter >= 0 || (suspect && ios_record_bad_key(r))) {
-                if (!b->skip.skip[m] &&
-                    !(b->skip.skip[m] = calloc(md->n_records, 1)))
-                    return -1;
-                b->skip.skip[m][i] = 1;
-                note_impossible(&b->t->job, m, r, counter);
-                continue;
-            }
-            uint32_t file;
-            if (number_file(b, r->id, &file) != 0)
-                return -1;
-            b->refs[b->n_refs++] = (struct ios_ref){r->id, m, file, r->rank, r};
-        }
-    }
-    return sort_refs(b);
+    int suspect[N_TABLE_MODULES] = {0};
+    int rc;
+    while ((rc = collect_pass(b, suspect)) == 1) /* at most once a module */
+        if (refs_restart(b, n) != 0)
+            return -1;
+    return rc == 0 ? sort_refs(b) : -1;
 }
 
 /* --- 3. rows ----------------------------------------------------------------- */
