@@ -1121,6 +1121,194 @@ static void test_table_wide_ranks(void **state)
     iosage_log_free(log);
 }
 
+/* --- the layer view, by the table's groups and by id ---------------------------- */
+
+static void assert_same_double(double a, double b, const char *what, size_t i)
+{
+    if (memcmp(&a, &b, sizeof a) != 0)
+        fail_msg("%s of file %zu: %.17g against %.17g", what, i, a, b);
+}
+
+static void assert_same_layer(const struct fl_layer *a, const struct fl_layer *b,
+                              size_t i)
+{
+    const int64_t ia[] = {a->present, a->records, a->reads, a->writes,
+                          a->bytes_r, a->bytes_w, a->has_seq, a->seq_r, a->seq_w,
+                          a->indep_ops, a->coll_ops, a->opens, a->stats, a->seeks,
+                          a->syncs, a->writes_synced, a->max_byte, a->data_ranks,
+                          a->write_ranks};
+    const int64_t ib[] = {b->present, b->records, b->reads, b->writes,
+                          b->bytes_r, b->bytes_w, b->has_seq, b->seq_r, b->seq_w,
+                          b->indep_ops, b->coll_ops, b->opens, b->stats, b->seeks,
+                          b->syncs, b->writes_synced, b->max_byte, b->data_ranks,
+                          b->write_ranks};
+    for (size_t k = 0; k < sizeof ia / sizeof ia[0]; k++)
+        if (ia[k] != ib[k])
+            fail_msg("layer count %zu of file %zu: %" PRId64 " against %" PRId64,
+                     k, i, ia[k], ib[k]);
+    assert_same_double(a->small_r, b->small_r, "small_r", i);
+    assert_same_double(a->small_w, b->small_w, "small_w", i);
+    assert_same_double(a->counted_syncs, b->counted_syncs, "counted_syncs", i);
+    assert_same_double(a->t_read, b->t_read, "t_read", i);
+    assert_same_double(a->t_write, b->t_write, "t_write", i);
+    assert_same_double(a->t_meta, b->t_meta, "t_meta", i);
+}
+
+/* The file table's layer view, which finds each record's file through
+ * the table's groups (file_table.c), is the one fl_table_build makes on
+ * its own, finding files by id, to the bit: the same files in the same
+ * order, the same sums and per-rank sums. For logs without records left
+ * out as impossible (the table's list of them is its own). */
+static void assert_layers_as_alone(const iosage_log *log)
+{
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(t->job.impossible_records, 0);
+    const struct fl_table *a = ios_ft_layers(t);
+    struct fl_table b;
+    assert_int_equal(fl_table_build(log, NULL, t->job.nprocs, t->job.run_time,
+                                    0, NULL, &b), IOSAGE_OK);
+    assert_int_equal(a->n, b.n);
+    assert_int_equal(a->nprocs, b.nprocs);
+    for (size_t i = 0; i < a->n; i++) {
+        const struct fl_file *fa = &a->files[i], *fb = &b.files[i];
+        assert_true(fa->id == fb->id);
+        assert_true((fa->path == NULL) == (fb->path == NULL));
+        if (fa->path)
+            assert_string_equal(fa->path, fb->path);
+        assert_int_equal(fa->cls, fb->cls);
+        assert_int_equal(fa->lustre_stripes, fb->lustre_stripes);
+        for (int k = 0; k < FL_NLAYERS; k++)
+            assert_same_layer(fa->L[k], fb->L[k], i);
+        assert_int_equal(a->counted[i], b.counted[i]);
+    }
+    assert_same_double(a->io_time, b.io_time, "io_time", 0);
+    assert_int_equal(a->total_ops, b.total_ops);
+    assert_int_equal(a->data_files, b.data_files);
+    assert_same_double(a->meta_ops, b.meta_ops, "meta_ops", 0);
+    assert_int_equal(a->has_timers, b.has_timers);
+    assert_int_equal(a->n_ranks, b.n_ranks);
+    for (size_t r = 0; r < a->n_ranks; r++) {
+        assert_int_equal(a->ranks[r].rank, b.ranks[r].rank);
+        assert_same_double(a->ranks[r].time, b.ranks[r].time, "rank time", r);
+        assert_same_double(a->ranks[r].bytes, b.ranks[r].bytes, "rank bytes", r);
+    }
+    assert_same_double(a->rest_time, b.rest_time, "rest_time", 0);
+    assert_same_double(a->rest_bytes, b.rest_bytes, "rest_bytes", 0);
+    fl_table_free(&b);
+    iosage_file_table_free(t);
+}
+
+/* A POSIX record of file name on rank with time seconds of writes. */
+static void add_posix_write(iosage_log *log, const char *name, int64_t rank,
+                            int64_t bytes, double seconds)
+{
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_POSIX, name, rank);
+    r->counters[IOSAGE_POSIX_WRITES] = 3;
+    r->counters[IOSAGE_POSIX_BYTES_WRITTEN] = bytes;
+    r->counters[IOSAGE_POSIX_OPENS] = 1;
+    r->counters[IOSAGE_POSIX_FSYNCS] = 4;
+    r->counters[IOSAGE_POSIX_MAX_BYTE_WRITTEN] = bytes - 1;
+    r->fcounters[IOSAGE_POSIX_F_WRITE_TIME] = seconds;
+    r->fcounters[IOSAGE_POSIX_F_META_TIME] = seconds / 7;
+    rec_add(log, r, name);
+}
+
+/*
+ * Three files on four ranks: out.h5 by POSIX on ranks 0-2 and a shared
+ * MPI-IO record (slowest rank 2, fastest 0), a.txt by POSIX on rank 3 and
+ * STDIO on rank 0, log.txt by STDIO shared; once with out.h5's POSIX
+ * records by rank, once ranks 2, 0, 1 (the rows take them by rank, the
+ * layer view in log order). Both views are the one made by id; so are
+ * those of the demo log and of every shared log without impossible
+ * records. A last log gives rank 0 1 s of POSIX on a.dat, 10^16 s of
+ * POSIX on b.dat, then 1 s of STDIO on a.dat: the per-rank sum is added
+ * in record order (1 + 10^16, then + 1), not file by file (1 + 1, then
+ * + 10^16), and the two differ in the last bit (a layer view folded
+ * file by file with the rows, tried on 2026-12-06, failed here until it
+ * put its parts back in record order).
+ */
+static void test_layers_by_groups_as_by_id(void **state)
+{
+    (void)state;
+    static const int64_t ranks[2][3] = {{0, 1, 2}, {2, 0, 1}};
+    for (int k = 0; k < 2; k++) {
+        iosage_log *log = new_log(4, 20.0);
+        for (int j = 0; j < 3; j++)
+            add_posix_write(log, "/lus/out.h5", ranks[k][j], (j + 1) * MIB,
+                            0.1 + 0.3 * j);
+        add_posix_write(log, "/lus/a.txt", 3, 4096, 0.05);
+        iosage_record *r = tu_rec_new(IOSAGE_MOD_MPIIO, "/lus/out.h5", -1);
+        r->counters[IOSAGE_MPIIO_COLL_WRITES] = 3;
+        r->counters[IOSAGE_MPIIO_BYTES_WRITTEN] = 6 * MIB;
+        r->counters[IOSAGE_MPIIO_SLOWEST_RANK] = 2;
+        r->counters[IOSAGE_MPIIO_FASTEST_RANK] = 0;
+        r->counters[IOSAGE_MPIIO_SLOWEST_RANK_BYTES] = 3 * MIB;
+        r->counters[IOSAGE_MPIIO_FASTEST_RANK_BYTES] = MIB;
+        r->fcounters[IOSAGE_MPIIO_F_WRITE_TIME] = 1.3;
+        r->fcounters[IOSAGE_MPIIO_F_SLOWEST_RANK_TIME] = 0.7;
+        r->fcounters[IOSAGE_MPIIO_F_FASTEST_RANK_TIME] = 0.1;
+        rec_add(log, r, NULL);
+        r = tu_rec_new(IOSAGE_MOD_STDIO, "/lus/a.txt", 0);
+        r->counters[IOSAGE_STDIO_WRITES] = 9;
+        r->counters[IOSAGE_STDIO_BYTES_WRITTEN] = 900;
+        r->fcounters[IOSAGE_STDIO_F_WRITE_TIME] = 0.01;
+        rec_add(log, r, NULL);
+        r = tu_rec_new(IOSAGE_MOD_STDIO, "/lus/log.txt", -1);
+        r->counters[IOSAGE_STDIO_OPENS] = 4;
+        r->fcounters[IOSAGE_STDIO_F_META_TIME] = 0.02;
+        rec_add(log, r, "/lus/log.txt");
+        assert_layers_as_alone(log);
+        iosage_log_free(log);
+    }
+    iosage_log *log = new_log(1, 20.0);
+    add_posix_write(log, "/lus/a.dat", 0, MIB, 1.0);
+    add_posix_write(log, "/lus/b.dat", 0, MIB, 1e16);
+    iosage_record *r = tu_rec_new(IOSAGE_MOD_STDIO, "/lus/a.dat", 0);
+    r->counters[IOSAGE_STDIO_WRITES] = 1;
+    r->counters[IOSAGE_STDIO_BYTES_WRITTEN] = 1;
+    r->fcounters[IOSAGE_STDIO_F_WRITE_TIME] = 1.0;
+    rec_add(log, r, NULL);
+    assert_layers_as_alone(log);
+    iosage_file_table *t = NULL;
+    assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+    assert_int_equal(ios_ft_layers(t)->n_ranks, 1);
+    double sum = 0.0;
+    for (int j = 0; j < 3; j++) /* 1 + (10^16 + 10^16 / 7 meta) + 1 */
+        sum += j == 1 ? 1e16 + 1e16 / 7 : (j == 0 ? 1.0 + 1.0 / 7 : 1.0);
+    assert_same_double(fl_rank_time(ios_ft_layers(t), 0), sum, "rank 0 time", 0);
+    iosage_file_table_free(t);
+    iosage_log_free(log);
+
+    iosage_error err;
+    log = example_build_log(&err);
+    assert_non_null(log);
+    assert_layers_as_alone(log);
+    iosage_log_free(log);
+
+    const char *dir = tu_shared_logs();
+    if (!dir)
+        return;
+    char **list = tu_list_logs(dir);
+    assert_non_null(list);
+    int compared = 0;
+    for (char **p = list; *p; p++) {
+        if (iosage_log_load(*p, IOSAGE_READ_DEFAULT, &log, &err) != IOSAGE_OK)
+            continue;
+        iosage_file_table *t = NULL;
+        assert_int_equal(iosage_file_table_build(log, &t, NULL), IOSAGE_OK);
+        int plain = t->job.impossible_records == 0;
+        iosage_file_table_free(t);
+        if (plain) {
+            assert_layers_as_alone(log);
+            compared++;
+        }
+        iosage_log_free(log);
+    }
+    tu_free_list(list);
+    assert_true(compared >= 50);
+}
+
 /* --- scale invariance -------------------------------------------------------- */
 
 /*
@@ -1427,6 +1615,7 @@ int main(void)
         cmocka_unit_test(test_table_names_lustre_classes),
         cmocka_unit_test(test_table_order_not_record_order),
         cmocka_unit_test(test_table_wide_ranks),
+        cmocka_unit_test(test_layers_by_groups_as_by_id),
         cmocka_unit_test(test_scale_invariance),
         cmocka_unit_test(test_floor_counts),
         cmocka_unit_test(test_scans_in_blocks),
