@@ -66,7 +66,8 @@ printf '  %9s %10s %10s | %10s %9s %9s %8s %8s %8s %9s | %10s %9s %9s | %9s\n' r
 for n in 100 1000 10000 100000 1000000; do
   [ "$n" -le "$max" ] || break
   log=$cache/n$n.darshan
-  [ -s "$log" ] || "$maker" "$n" "$log"
+  # made again when the maker (and the writer in it) is newer
+  [ -s "$log" ] && [ "$log" -nt "$maker" ] || "$maker" "$n" "$log"
   r=$rounds
   [ "$n" -ge 1000000 ] && [ "$r" -gt 3 ] && r=3
   # batch: a directory holding k links to this log (enough logs for GNU

@@ -344,7 +344,10 @@ IOSAGE_API void iosage_log_set_partial(iosage_log *log, int module);
 /* Write log as a format 3.41 zlib log at path. The file appears atomically
  * (written to a temporary file beside it, then renamed); on failure no file
  * is left behind. Modules that were skipped when read (unknown ids, NULL,
- * versions newer than iosage reads) are not written. */
+ * versions newer than iosage reads) are not written. A module whose
+ * records come rank by rank (shared, rank -1 records with rank 0's) gets
+ * a zlib stream for each rank, as the Darshan runtime writes it; in any
+ * other order one stream, as darshan-convert writes it. */
 IOSAGE_API iosage_status iosage_log_write(const iosage_log *log,
                                           const char *path, iosage_error *err);
 

@@ -8,8 +8,10 @@
  *   1328   job region: one zlib stream of the 1080-byte job record, the
  *          command line, "\n<type>\t<mount>" lines and a NUL
  *   ...    name region: one zlib stream of (uint64 id, name, NUL) entries
- *   ...    module regions in ascending id, one zlib stream each, records
- *          encoded by the module codec in its newest version
+ *   ...    module regions in ascending id, records encoded by the module
+ *          codec in its newest version: a zlib stream for each rank's
+ *          records when they come rank by rank (as the runtime writes
+ *          them), else one for all
  *
  * Everything is little-endian. A built log owns all its memory through one
  * arena (log->priv->arena); the name table's arrays are malloc'd.
@@ -210,7 +212,29 @@ static iosage_status write_names(const iosage_log *log, ios_buf *out,
     return st;
 }
 
-/* Module id's region, if it has records, a codec and was not skipped. */
+/* The rank whose stream holds record r: the runtime's rank 0 writes the
+ * shared (rank -1) records with its own. */
+static int64_t stream_rank(const iosage_record *r)
+{
+    return r->rank < 0 ? 0 : r->rank;
+}
+
+/* 1 when m's records come rank by rank (stream_rank never falls). */
+static int by_rank(const iosage_module_data *m)
+{
+    for (size_t i = 1; i < m->n_records; i++)
+        if (stream_rank(&m->records[i]) < stream_rank(&m->records[i - 1]))
+            return 0;
+    return 1;
+}
+
+/*
+ * Module id's region, if it has records, a codec and was not skipped. As
+ * the runtime writes it (spec 5.1) when the records come rank by rank:
+ * one stream for each rank's records, back to back, so that a reader
+ * checks each stream's checksum while its bytes are in the cache. Records
+ * in any other order go into one stream, as darshan-convert writes them.
+ */
 static iosage_status write_module(const iosage_log *log, int id, ios_buf *out,
                                   struct iosage_region *reg, iosage_error *err)
 {
@@ -219,6 +243,8 @@ static iosage_status write_module(const iosage_log *log, int id, ios_buf *out,
     memset(reg, 0, sizeof *reg);
     if (m->n_records == 0 || m->skipped || !codec || !codec->encode)
         return IOSAGE_OK;
+    int per_rank = by_rank(m);
+    size_t start = out->len, stored = 0;
     ios_buf raw = {0};
     iosage_status st = IOSAGE_OK;
     for (size_t i = 0; i < m->n_records && st == IOSAGE_OK; i++) {
@@ -226,10 +252,19 @@ static iosage_status write_module(const iosage_log *log, int id, ios_buf *out,
         if (st != IOSAGE_OK && err && !err->where[0])
             snprintf(err->where, sizeof err->where, "%s",
                      iosage_module_name(id));
+        int last = i + 1 == m->n_records ||
+                   (per_rank && stream_rank(&m->records[i + 1]) !=
+                                    stream_rank(&m->records[i]));
+        if (st == IOSAGE_OK && last) { /* the stream of this rank, or all */
+            struct iosage_region one;
+            st = emit_region(&raw, out, &one, err);
+            stored += one.len;
+            raw.len = 0;
+        }
     }
-    if (st == IOSAGE_OK)
-        st = emit_region(&raw, out, reg, err);
     ios_buf_free(&raw);
+    reg->off = start;
+    reg->len = stored;
     reg->version = codec->max_version;
     return st;
 }

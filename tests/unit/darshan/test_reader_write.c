@@ -430,6 +430,77 @@ static void test_build_roundtrip(void **state)
     iosage_log_free(log);
 }
 
+/* The zlib streams of region reg of bytes. */
+static int count_streams(const uint8_t *bytes, const struct iosage_region *reg)
+{
+    int n = 0;
+    uint64_t at = 0;
+    uint8_t out[65536];
+    while (at < reg->len) {
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        assert_int_equal(inflateInit(&z), Z_OK);
+        z.next_in = (Bytef *)(uintptr_t)(bytes + reg->off + at);
+        z.avail_in = (uInt)(reg->len - at);
+        int r;
+        do {
+            z.next_out = out;
+            z.avail_out = sizeof out;
+            r = inflate(&z, Z_NO_FLUSH);
+        } while (r == Z_OK);
+        assert_int_equal(r, Z_STREAM_END);
+        at += z.total_in;
+        inflateEnd(&z);
+        n++;
+    }
+    return n;
+}
+
+/*
+ * Module regions as the runtime writes them (spec 5.1) when the records
+ * come rank by rank: a zlib stream for each rank, the shared records
+ * (rank -1) in rank 0's. build_log's 41 POSIX records of ranks -1 .. 39
+ * are 40 streams, its one STDIO record one; the names one stream. Records
+ * in another order (ranks 2, then 0) are one stream, as darshan-convert
+ * writes them. Both read back record for record.
+ */
+static void test_streams_by_rank(void **state)
+{
+    (void)state;
+    iosage_log *log = build_log();
+    uint8_t *bytes;
+    size_t len;
+    iosage_log *back = rewrite(log, &bytes, &len);
+    const struct iosage_header *h = &back->header;
+    assert_int_equal(count_streams(bytes, &h->modules[IOSAGE_MOD_POSIX]), 40);
+    assert_int_equal(count_streams(bytes, &h->modules[IOSAGE_MOD_STDIO]), 1);
+    assert_int_equal(count_streams(bytes, &h->names), 1);
+    assert_int_equal(back->modules[IOSAGE_MOD_POSIX].n_records, 41);
+    for (int i = 0; i < 41; i++)
+        assert_int_equal(back->modules[IOSAGE_MOD_POSIX].records[i].rank, i - 1);
+    free(bytes);
+    iosage_log_free(back);
+    iosage_log_free(log);
+
+    log = iosage_log_create();
+    assert_non_null(log);
+    iosage_error e;
+    static const int64_t ranks[3] = {2, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        iosage_record r = counter_record(IOSAGE_MOD_POSIX, 100 + (uint64_t)i, ranks[i]);
+        assert_int_equal(iosage_log_add_record(log, &r, &e), IOSAGE_OK);
+    }
+    back = rewrite(log, &bytes, &len);
+    assert_int_equal(count_streams(bytes, &back->header.modules[IOSAGE_MOD_POSIX]), 1);
+    for (int i = 0; i < 3; i++) {
+        assert_true(back->modules[IOSAGE_MOD_POSIX].records[i].id == 100 + (uint64_t)i);
+        assert_int_equal(back->modules[IOSAGE_MOD_POSIX].records[i].rank, ranks[i]);
+    }
+    free(bytes);
+    iosage_log_free(back);
+    iosage_log_free(log);
+}
+
 /* An empty log: no names, no modules, exe without mounts. */
 static void test_empty_log(void **state)
 {
@@ -945,6 +1016,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_roundtrip),
+        cmocka_unit_test(test_streams_by_rank),
         cmocka_unit_test(test_empty_log),
         cmocka_unit_test(test_build_errors),
         cmocka_unit_test(test_write_file),
