@@ -61,3 +61,16 @@ void *ios_big_realloc(void *p, size_t size)
     advise(q, size);
     return q;
 }
+
+void *ios_big_grow(void *p, size_t *cap, size_t size, size_t first)
+{
+    if (*cap > SIZE_MAX / 2 / size)
+        return NULL;
+    size_t n = *cap ? 2 * *cap : first;
+    if (n > SIZE_MAX / size)
+        return NULL;
+    void *q = ios_big_realloc(p, n * size);
+    if (q)
+        *cap = n;
+    return q;
+}

@@ -38,4 +38,12 @@ void *ios_big_malloc(size_t size);
 void *ios_big_calloc(size_t n, size_t size); /* NULL on overflow too */
 void *ios_big_realloc(void *p, size_t size);
 
+/* An array of *cap elements of size bytes at p, grown for one more: to
+ * first elements when *cap is 0, else to twice *cap, with
+ * ios_big_realloc. Returns the array and sets *cap, or returns NULL on no
+ * memory or a size that overflows (p and *cap are then unchanged). The
+ * growable arrays of records' parts and ranks, which had each written
+ * this out. */
+void *ios_big_grow(void *p, size_t *cap, size_t size, size_t first);
+
 #endif

@@ -427,12 +427,10 @@ static int add_to_rank(struct rank_acc *a, int64_t rank, double time,
         return 0;
     }
     if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 64;
-        struct rank_add *v = ios_big_realloc(a->v, cap * sizeof *v);
+        struct rank_add *v = ios_big_grow(a->v, &a->cap, sizeof *v, 64);
         if (!v)
             return -1;
         a->v = v;
-        a->cap = cap;
     }
     a->v[a->n] = (struct rank_add){rank, time, bytes};
     a->n++;
@@ -467,12 +465,10 @@ static int part_add(struct rank_parts *p, size_t file, int layer, int kind,
                     int64_t rank, double time, double bytes)
 {
     if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 256;
-        struct rank_part *v = ios_big_realloc(p->v, cap * sizeof *v);
+        struct rank_part *v = ios_big_grow(p->v, &p->cap, sizeof *v, 256);
         if (!v)
             return -1;
         p->v = v;
-        p->cap = cap;
     }
     p->v[p->n++] = (struct rank_part){file, (int32_t)rank, (uint8_t)layer,
                                       (uint8_t)kind, time, bytes};

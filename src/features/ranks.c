@@ -89,12 +89,10 @@ int ios_unique_bytes_row(struct ios_unique_bytes *u, const iosage_file_table *t,
         if (r->rank < 0)
             continue;
         if (u->n == u->cap) {
-            size_t cap = u->cap ? 2 * u->cap : 64;
-            struct ios_rank_bytes *g = realloc(u->v, cap * sizeof *g);
+            struct ios_rank_bytes *g = ios_big_grow(u->v, &u->cap, sizeof *g, 64);
             if (!g)
                 return -1;
             u->v = g;
-            u->cap = cap;
         }
         u->v[u->n++] = (struct ios_rank_bytes){
             r->rank, (double)ios_cnt(r, L->bytes_read) +

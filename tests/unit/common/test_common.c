@@ -198,7 +198,7 @@ static void test_arena_many(void **state)
 
 /* The huge-page allocators behave as malloc, calloc and realloc: calloc
  * zeroes (over and under IOS_BIGMEM_MIN) and refuses an overflowing
- * count, realloc keeps the contents. */
+ * count, realloc keeps the contents; grow doubles an array. */
 static void test_bigmem(void **state)
 {
     (void)state;
@@ -222,6 +222,24 @@ static void test_bigmem(void **state)
         free(z);
     }
     assert_null(ios_big_calloc(SIZE_MAX / 2, 3));
+
+    /* ios_big_grow: to first, then doubling, contents kept; an overflow
+     * leaves the array and its count as they were */
+    size_t cap = 0;
+    int64_t *v = ios_big_grow(NULL, &cap, sizeof *v, 4);
+    assert_non_null(v);
+    assert_int_equal(cap, 4);
+    for (int i = 0; i < 4; i++)
+        v[i] = 10 * i;
+    v = ios_big_grow(v, &cap, sizeof *v, 4);
+    assert_non_null(v);
+    assert_int_equal(cap, 8);
+    assert_int_equal(v[3], 30);
+    size_t huge = SIZE_MAX / 8;
+    assert_null(ios_big_grow(v, &huge, sizeof *v, 4));
+    assert_true(huge == SIZE_MAX / 8);
+    assert_int_equal(v[0], 0);
+    free(v);
 }
 
 /* The reference: pairs ordered by key, then by at (the input order, as a
