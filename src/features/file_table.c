@@ -61,6 +61,7 @@ struct build {
     size_t *file_name;  /* n_files: 1 + the index in the log's names of the
                            file's name, 0 when unnamed (names_of_files) */
     size_t *file_row;   /* n_files + 1: the file's first row (build_rows) */
+    double *sizes;      /* n_files: the data files' sizes (ios_ft_file) */
     /* What collect_refs notes of the refs as it makes them, for sort_refs
      * and job_nprocs (each walked 10^6 refs again for it). */
     int64_t min_rank, max_rank; /* over the refs (INT64_MAX, INT64_MIN: none) */
@@ -651,7 +652,7 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
     for (size_t i = 0; i < b->n_refs; i++)
         n += i == 0 || !same_row(&b->refs[i - 1], &b->refs[i]);
     size_t n_sizes = 0;
-    double *sizes = ios_big_malloc((b->n_files ? b->n_files : 1) * sizeof *sizes);
+    b->sizes = ios_big_malloc((b->n_files ? b->n_files : 1) * sizeof *b->sizes);
     /* not cleared: aggregate_row writes each row whole, and clearing 232
      * MB of rows first was one more walk over them at 10^6 rows */
     b->t->rows = ios_big_malloc((n ? n : 1) * sizeof *b->t->rows);
@@ -660,12 +661,10 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
     b->keys.id = ios_big_malloc((n ? n : 1) * sizeof *b->keys.id);
     b->row_start = ios_big_malloc((n + 1) * sizeof *b->row_start);
     b->file_row = ios_big_malloc((b->n_files + 1) * sizeof *b->file_row);
-    if (!sizes || !b->t->rows || !b->keys.time || !b->keys.bytes ||
+    if (!b->sizes || !b->t->rows || !b->keys.time || !b->keys.bytes ||
         !b->keys.id || !b->row_start || !b->file_row ||
-        groups_init(b, b->n_files) != 0 || names_of_files(b) != 0) {
-        free(sizes);
+        groups_init(b, b->n_files) != 0 || names_of_files(b) != 0)
         return -1;
-    }
     struct iosage_file_row *rows = b->t->rows;
     size_t k = 0, from = 0, first = 0; /* first: the file's first row */
     *files = 0;
@@ -682,24 +681,19 @@ static int build_rows(struct build *b, struct ios_unique_bytes *ub,
         if (i < b->n_refs && b->refs[i].file == b->refs[i - 1].file)
             continue; /* more rows of this file */
         b->file_row[*files] = first;
-        if (settle_file(b, first, k, *files) != 0) {
-            free(sizes);
+        if (settle_file(b, first, k, *files) != 0)
             return -1;
-        }
-        ios_ft_file(b->t, first, k, &b->t->priv->extra, sizes, &n_sizes);
+        ios_ft_file(b->t, first, k, &b->t->priv->extra, b->sizes, &n_sizes);
         (*files)++;
         for (size_t r = first; r < k; r++) {
             size_t lo = b->row_start[r], hi = b->row_start[r + 1];
             ios_ft_extras_row(b->t, r, b->refs, lo, hi, &b->t->priv->extra);
-            if (ios_unique_bytes_row(ub, b->t, r, b->refs, lo, hi) != 0) {
-                free(sizes);
+            if (ios_unique_bytes_row(ub, b->t, r, b->refs, lo, hi) != 0)
                 return -1;
-            }
         }
         first = k;
     }
-    ios_ft_files_done(&b->t->priv->extra, sizes, n_sizes);
-    free(sizes);
+    ios_ft_files_done(&b->t->priv->extra, b->sizes, n_sizes);
     b->t->n_rows = k;
     b->file_row[*files] = k;
     return 0;
@@ -896,8 +890,10 @@ static void rows_built_free(struct build *b)
     free(b->row_start);
     free(b->file_name);
     free(b->file_row);
+    free(b->sizes);
     b->refs = NULL;
     b->row_start = b->file_name = b->file_row = NULL;
+    b->sizes = NULL;
 }
 
 /* All the build holds beside the table. */
