@@ -4,7 +4,6 @@
  * spread of rank -1 records, summed for the features.
  */
 #include <stddef.h>
-#include <stdlib.h>
 
 #include "ios_features.h"
 #include "ios_math.h"
