@@ -50,6 +50,11 @@ struct iosage_batch_item {
     int64_t size;  /* bytes on disk, -1 when stat failed */
     char *error;   /* found while listing (unreadable directory or list),
                       or NULL */
+    int identified;    /* 1 when dev and ino below come from the listing's
+                          stat; 0 when not known (pushed with a size only) */
+    uint64_t dev, ino; /* the file's device and inode, when identified: an
+                          output is checked against the inputs without
+                          a second stat of each */
 };
 
 typedef struct iosage_batch_list {

@@ -43,6 +43,8 @@ iosage_status iosage_batch_list_push(iosage_batch_list *list, const char *path,
     it->path = dup_text(path);
     it->error = error ? dup_text(error) : NULL;
     it->size = size;
+    it->identified = 0;
+    it->dev = it->ino = 0;
     if (!it->path || (error && !it->error)) {
         free(it->path);
         free(it->error);
@@ -65,18 +67,29 @@ void iosage_batch_list_free(iosage_batch_list *list)
     memset(list, 0, sizeof *list);
 }
 
-/* Size of path on disk, -1 when it cannot be stat'ed. */
-static int64_t file_size(const char *path)
+/* Push path as a log whose stat is st: its size, device and inode. */
+static iosage_status push_stat(iosage_batch_list *list, const char *path,
+                               const struct stat *st, iosage_error *err)
 {
-    struct stat st;
-    return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+    iosage_status s = iosage_batch_list_push(list, path, (int64_t)st->st_size,
+                                             NULL, err);
+    if (s == IOSAGE_OK) {
+        struct iosage_batch_item *it = &list->items[list->n - 1];
+        it->identified = 1;
+        it->dev = (uint64_t)st->st_dev;
+        it->ino = (uint64_t)st->st_ino;
+    }
+    return s;
 }
 
-/* Push path as a log. */
+/* Push path as a log (size -1 when it cannot be stat'ed). */
 static iosage_status push_log(iosage_batch_list *list, const char *path,
                               iosage_error *err)
 {
-    return iosage_batch_list_push(list, path, file_size(path), NULL, err);
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return push_stat(list, path, &st, err);
+    return iosage_batch_list_push(list, path, -1, NULL, err);
 }
 
 /* Push path as an item that could not be listed: "<what>: <strerror>". */
@@ -169,8 +182,7 @@ static iosage_status add_dir_entry(iosage_batch_list *list, const char *path,
     if (S_ISDIR(st.st_mode))
         return add_dir(list, path, depth + 1, err);
     if (S_ISREG(st.st_mode) && is_log_name(name))
-        return iosage_batch_list_push(list, path, (int64_t)st.st_size, NULL,
-                                      err);
+        return push_stat(list, path, &st, err);
     return IOSAGE_OK;
 }
 
@@ -282,8 +294,7 @@ iosage_status iosage_batch_list_add(iosage_batch_list *list, const char *arg,
     if (S_ISDIR(st.st_mode))
         return add_dir(list, arg, 0, err);
     if (!S_ISREG(st.st_mode) || !is_list_file(arg))
-        return iosage_batch_list_push(list, arg, (int64_t)st.st_size, NULL,
-                                      err);
+        return push_stat(list, arg, &st, err);
     FILE *f = fopen(arg, "r");
     if (!f)
         return push_failed(list, arg, "cannot read the list", errno, err);

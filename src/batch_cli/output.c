@@ -51,6 +51,35 @@ static int refuse(const char *prog, const char *opt, const char *out,
     return -1;
 }
 
+/* One output (opt: "-o" or "--db", NULL when not given) against the
+ * listed logs, as refuse() would judge each, but with out stat'ed once
+ * and each log identified by the device and inode its listing found: a
+ * batch of 10^5 logs is not 2 * 10^5 stat calls longer. A log the listing
+ * could not stat is judged by ios_same_file (its path). */
+static int refuse_listed(const char *prog, const char *opt, const char *out,
+                         const iosage_batch_list *list)
+{
+    if (!out)
+        return 0;
+    struct stat so;
+    int out_exists = stat(out, &so) == 0;
+    for (size_t i = 0; i < list->n; i++) {
+        const struct iosage_batch_item *it = &list->items[i];
+        int same;
+        if (it->identified) /* it existed: out is it only when out exists */
+            same = out_exists && (uint64_t)so.st_dev == it->dev &&
+                   (uint64_t)so.st_ino == it->ino;
+        else
+            same = ios_same_file(out, it->path);
+        if (same) {
+            fprintf(stderr, "%s: batch: %s %s is the input %s: refusing to "
+                    "write over it\n", prog, opt, out, it->path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int ios_batch_refuse_clash(const char *prog, const struct ios_batch_opts *o,
                            const iosage_batch_list *list)
 {
@@ -68,12 +97,9 @@ int ios_batch_refuse_clash(const char *prog, const struct ios_batch_opts *o,
             return -1;
         return 0;
     }
-    for (size_t i = 0; i < list->n; i++) {
-        const char *log[1] = {list->items[i].path};
-        if (refuse(prog, "-o", o->out, log, 1) != 0 ||
-            refuse(prog, "--db", o->db, log, 1) != 0)
-            return -1;
-    }
+    if (refuse_listed(prog, "-o", o->out, list) != 0 ||
+        refuse_listed(prog, "--db", o->db, list) != 0)
+        return -1;
     return 0;
 }
 
