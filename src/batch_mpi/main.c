@@ -116,7 +116,8 @@ static void print_phases(const double *lo, const double *hi, int n_ranks,
 /* Rank 0: merge the parts into the output, print the summary and profile.
  * Returns the exit status. */
 static int finish(const struct ios_batch_opts *o, const char *dir,
-                  int n_ranks, const struct iosage_batch_times *times,
+                  int n_ranks, const struct mpi_rows *own,
+                  const struct iosage_batch_times *times,
                   double start, size_t n_logs, const double *lo,
                   const double *hi)
 {
@@ -126,7 +127,7 @@ static int finish(const struct ios_batch_opts *o, const char *dir,
         return EXIT_INTERNAL;
     }
     double merge_start = ios_batch_now();
-    int ok = mpi_merge_parts(dir, n_ranks, mpi_rows_whole(o), &w) == 0;
+    int ok = mpi_merge_parts(dir, n_ranks, own, mpi_rows_whole(o), &w) == 0;
     if (ios_batch_out_close(&w, ok) != 0 || !ok)
         return EXIT_INTERNAL;
     if (o->profile) {
@@ -154,14 +155,18 @@ static int run(const struct ios_batch_opts *o, const iosage_model *m,
     }
     char dir[4096];
     int rc = EXIT_INTERNAL;
-    if (mpi_parts_dir(o, rank, dir, sizeof dir) == 0) {
+    if (mpi_parts_dir(o, rank, n_ranks, dir, sizeof dir) == 0) {
         struct mpi_rows rows = {0};
         struct iosage_batch_times times, sum;
         memset(&times, 0, sizeof times);
         double mine[PHASES], t0 = ios_batch_now();
         int ok = mpi_work(m, &list, rank, o, &rows, &times) == 0;
         double t1 = ios_batch_now();
-        ok = ok && mpi_write_part(dir, rank, &rows) == 0;
+        mpi_sort_rows(&rows);
+        if (rank != 0) { /* rank 0 merges its rows from memory */
+            ok = ok && mpi_write_part(dir, rank, &rows) == 0;
+            mpi_rows_free(&rows);
+        }
         double t2 = ios_batch_now();
         ok = all(ok);
         mine[PH_LIST] = listed - start;
@@ -170,7 +175,6 @@ static int run(const struct ios_batch_opts *o, const iosage_model *m,
                         times.predict;
         mine[PH_PART] = t2 - t1;
         mine[PH_WAIT] = ios_batch_now() - t2;
-        mpi_rows_free(&rows);
         double t[5] = {times.read, times.decode, times.features,
                        times.predict, (double)times.logs}, s[5];
         MPI_Reduce(t, s, 5, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -180,9 +184,11 @@ static int run(const struct ios_batch_opts *o, const iosage_model *m,
         MPI_Reduce(mine, lo, PHASES, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
         MPI_Reduce(mine, hi, PHASES, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (rank == 0 && ok)
-            rc = finish(o, dir, n_ranks, &sum, start, list.n, lo, hi);
+            rc = finish(o, dir, n_ranks, &rows, &sum, start, list.n, lo,
+                        hi);
         else if (rank == 0)
             mpi_remove_parts(dir, n_ranks);
+        mpi_rows_free(&rows);
     }
     iosage_batch_list_free(&list);
     return rc;

@@ -9,10 +9,10 @@
  *      the next position from a counter in rank 0's memory
  *      (MPI_Fetch_and_op on a one-sided window), so fast ranks take more
  *      logs; each row is kept as text, as step 5 says (work.c);
- *   4. each rank sorts its rows by input index and writes them to its part
- *      file in a directory rank 0 made (parts.c);
- *   5. rank 0 merges the parts by input index into the output and removes
- *      the parts. The rows come from the same writer as in `iosage batch`,
+ *   4. each rank sorts its rows by input index; every rank but rank 0
+ *      writes them to its part file in a directory rank 0 made (parts.c);
+ *   5. rank 0 merges its own rows (still in memory) and the parts by input
+ *      index into the output and removes the parts. The rows come from the same writer as in `iosage batch`,
  *      so the two outputs are byte-identical: each rank writes its rows in
  *      the output format itself, which rank 0 then only copies; with
  *      --summary or --db, which need every row whole at rank 0, the ranks
@@ -66,19 +66,24 @@ int mpi_work(const iosage_model *m, const iosage_batch_list *list, int rank,
 void mpi_rows_free(struct mpi_rows *rows);
 
 /* Rank 0 creates a fresh directory for the parts under o's parts
- * directory and every rank gets its name in dir (size bytes). Returns 0, or
- * -1 on every rank (rank 0 printed why). */
-int mpi_parts_dir(const struct ios_batch_opts *o, int rank, char *dir,
-                  size_t size);
+ * directory and every rank gets its name in dir (size bytes); a run of one
+ * rank has no parts and makes none (dir ""). Returns 0, or -1 on every
+ * rank (rank 0 printed why). */
+int mpi_parts_dir(const struct ios_batch_opts *o, int rank, int n_ranks,
+                  char *dir, size_t size);
 
-/* Write rows (sorted here by index) to dir/part-<rank>. 0, or -1 (printed). */
-int mpi_write_part(const char *dir, int rank, struct mpi_rows *rows);
+/* Sort rows by input index. */
+void mpi_sort_rows(struct mpi_rows *rows);
 
-/* Rank 0: merge the parts of n_ranks ranks into w in input order, then
- * remove them and dir. whole: the parts hold exact JSON rows (written
- * through w), else output text (copied to w's stream). Returns 0, or -1
- * (printed). */
-int mpi_merge_parts(const char *dir, int n_ranks, int whole,
+/* Write rows (sorted) to dir/part-<rank>. 0, or -1 (printed). */
+int mpi_write_part(const char *dir, int rank, const struct mpi_rows *rows);
+
+/* Rank 0: merge its own rows (sorted) and the parts of ranks 1 to
+ * n_ranks - 1 into w in input order, then remove the parts and dir.
+ * whole: the rows hold exact JSON (written through w), else output text
+ * (copied to w's stream). Returns 0, or -1 (printed). */
+int mpi_merge_parts(const char *dir, int n_ranks,
+                    const struct mpi_rows *own, int whole,
                     struct ios_batch_out *w);
 
 /* Remove dir/part-* and dir (after a failure). */

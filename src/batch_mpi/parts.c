@@ -1,7 +1,10 @@
 /*
- * src/batch_mpi/parts.c - each rank writes its rows, sorted by input index,
- * to DIR/part-<rank>; rank 0 merges the parts by index into the output and
- * removes them.
+ * src/batch_mpi/parts.c - each rank but rank 0 writes its rows, sorted by
+ * input index, to DIR/part-<rank>; rank 0 merges its own rows, which it
+ * still holds, and the parts by index into the output and removes them.
+ * (Rank 0 writing and reading back a part of its own cost a file
+ * creation, a removal and a copy of a share of the rows, all while the
+ * other ranks wait: a run of one rank has no part at all.)
  *
  * A row in a part is a line "INDEX ERROR LENGTH" and then its text of
  * LENGTH bytes and a newline: the text is output (a CSV row may hold line
@@ -11,7 +14,7 @@
  * parts directory (--parts-dir, else the directory of -o OUT, else the
  * current directory): on a cluster it must be on a file system every rank
  * sees. Memory: each rank holds its own rows until it writes its part; the
- * merge holds one row per part.
+ * merge holds rank 0's rows and one row per part.
  */
 #include <errno.h>
 #include <limits.h>
@@ -40,9 +43,14 @@ static void parent_dir(const struct ios_batch_opts *o, char *out, size_t size)
         snprintf(out, size, "%.*s", (int)(slash - o->out), o->out);
 }
 
-int mpi_parts_dir(const struct ios_batch_opts *o, int rank, char *dir,
-                  size_t size)
+int mpi_parts_dir(const struct ios_batch_opts *o, int rank, int n_ranks,
+                  char *dir, size_t size)
 {
+    if (n_ranks == 1) { /* rank 0's rows stay in memory: no parts */
+        if (size > 0)
+            dir[0] = '\0';
+        return size > 0 ? 0 : -1;
+    }
     char buf[DIR_MAX];
     memset(buf, 0, sizeof buf);
     if (rank == 0) {
@@ -76,10 +84,14 @@ static void part_path(const char *dir, int rank, char *path, size_t size)
     snprintf(path, size, "%s/part-%d", dir, rank);
 }
 
-int mpi_write_part(const char *dir, int rank, struct mpi_rows *rows)
+void mpi_sort_rows(struct mpi_rows *rows)
 {
     if (rows->n > 1) /* a rank may have no rows at all */
         qsort(rows->v, rows->n, sizeof *rows->v, by_index);
+}
+
+int mpi_write_part(const char *dir, int rank, const struct mpi_rows *rows)
+{
     char path[DIR_MAX + 32];
     part_path(dir, rank, path, sizeof path);
     FILE *f = fopen(path, "w");
@@ -103,28 +115,46 @@ int mpi_write_part(const char *dir, int rank, struct mpi_rows *rows)
 
 void mpi_remove_parts(const char *dir, int n_ranks)
 {
+    if (!dir[0]) /* one rank: no parts */
+        return;
     char path[DIR_MAX + 32];
-    for (int r = 0; r < n_ranks; r++) {
+    for (int r = 1; r < n_ranks; r++) {
         part_path(dir, r, path, sizeof path);
         unlink(path);
     }
     rmdir(dir);
 }
 
-/* One part being merged: its file and its current row. */
+/* One source being merged, rank 0's rows in memory or a part file, and
+ * its current row. */
 struct part {
+    const struct mpi_rows *own; /* rank 0's rows, or NULL for a file */
+    size_t next;                /* own: the row after the current one */
     FILE *f;
-    int live;       /* the fields below hold the next row of the part */
+    int live;         /* the fields below hold the next row of the part */
     size_t index;
     int error;
-    char *text;     /* malloc'd, NUL-terminated; len bytes */
-    size_t len, cap;
+    const char *text; /* NUL-terminated, len bytes: in own or in buf */
+    size_t len;
+    char *buf;        /* a file's row, malloc'd; cap bytes */
+    size_t cap;
 };
 
 /* Read the next row of part p (file name). 0, or -1 (printed). */
 static int advance(struct part *p, const char *name)
 {
     p->live = 0;
+    if (p->own) {
+        if (p->next < p->own->n) {
+            const struct mpi_row *r = &p->own->v[p->next++];
+            p->index = r->index;
+            p->error = r->error;
+            p->text = r->text;
+            p->len = r->len;
+            p->live = 1;
+        }
+        return 0;
+    }
     int error;
     size_t index, len;
     int got = fscanf(p->f, "%zu %d %zu", &index, &error, &len);
@@ -136,19 +166,20 @@ static int advance(struct part *p, const char *name)
         return -1;
     }
     if (len + 1 > p->cap) {
-        char *t = realloc(p->text, len + 1);
+        char *t = realloc(p->buf, len + 1);
         if (!t) {
             fputs("iosage-mpi: out of memory merging the parts\n", stderr);
             return -1;
         }
-        p->text = t;
+        p->buf = t;
         p->cap = len + 1;
     }
-    if (fread(p->text, 1, len, p->f) != len || getc(p->f) != '\n') {
+    if (fread(p->buf, 1, len, p->f) != len || getc(p->f) != '\n') {
         fprintf(stderr, "iosage-mpi: %s: part ends inside a row\n", name);
         return -1;
     }
-    p->text[len] = '\0';
+    p->buf[len] = '\0';
+    p->text = p->buf;
     p->index = index;
     p->error = error;
     p->len = len;
@@ -176,7 +207,7 @@ static int emit(const struct part *p, const char *name, int whole,
     memset(&row, 0, sizeof row); /* parsing clears what the row held */
     if (!whole) { /* the text, and the status the writer counts */
         row.status = p->error ? IOSAGE_BATCH_ERROR : IOSAGE_BATCH_OK;
-        row.text = p->text;
+        row.text = (char *)p->text; /* only read: the row is not cleared */
         row.text_len = p->len;
         return ios_batch_out_row(w, &row);
     }
@@ -190,6 +221,15 @@ static int emit(const struct part *p, const char *name, int whole,
     return rc;
 }
 
+/* The name of merge source r in messages: rank 0's rows, or a part file. */
+static void source_name(const char *dir, int r, char *name, size_t size)
+{
+    if (r == 0)
+        snprintf(name, size, "rank 0's rows");
+    else
+        part_path(dir, r, name, size);
+}
+
 /* Merge the opened parts into w. 0, or -1 (printed). */
 static int merge(struct part *parts, int n, const char *dir, int whole,
                  struct ios_batch_out *w)
@@ -197,12 +237,12 @@ static int merge(struct part *parts, int n, const char *dir, int whole,
     char name[DIR_MAX + 32];
     int rc = 0;
     for (int r = 0; rc == 0 && r < n; r++) {
-        part_path(dir, r, name, sizeof name);
+        source_name(dir, r, name, sizeof name);
         rc = advance(&parts[r], name);
     }
     int r;
     while (rc == 0 && (r = lowest(parts, n)) >= 0) {
-        part_path(dir, r, name, sizeof name);
+        source_name(dir, r, name, sizeof name);
         rc = emit(&parts[r], name, whole, w);
         if (rc == 0)
             rc = advance(&parts[r], name);
@@ -210,16 +250,19 @@ static int merge(struct part *parts, int n, const char *dir, int whole,
     return rc;
 }
 
-int mpi_merge_parts(const char *dir, int n_ranks, int whole,
+int mpi_merge_parts(const char *dir, int n_ranks,
+                    const struct mpi_rows *own, int whole,
                     struct ios_batch_out *w)
 {
     struct part *parts = calloc((size_t)n_ranks, sizeof *parts);
     if (!parts) {
         fputs("iosage-mpi: out of memory\n", stderr);
+        mpi_remove_parts(dir, n_ranks);
         return -1;
     }
+    parts[0].own = own;
     int rc = 0;
-    for (int r = 0; rc == 0 && r < n_ranks; r++) {
+    for (int r = 1; rc == 0 && r < n_ranks; r++) {
         char path[DIR_MAX + 32];
         part_path(dir, r, path, sizeof path);
         if (!(parts[r].f = fopen(path, "r"))) {
@@ -234,7 +277,7 @@ int mpi_merge_parts(const char *dir, int n_ranks, int whole,
     for (int r = 0; r < n_ranks; r++) {
         if (parts[r].f)
             fclose(parts[r].f);
-        free(parts[r].text);
+        free(parts[r].buf);
     }
     free(parts);
     mpi_remove_parts(dir, n_ranks);

@@ -163,7 +163,7 @@ mpirun_retry() { # one retry: two mpiruns starting together may collide
   echo $rc
 }
 if [ "$mpi" != - ] && command -v mpirun >/dev/null; then
-  for run_spec in 2:jsonl 4:jsonl 4:csv; do
+  for run_spec in 1:jsonl 2:jsonl 4:jsonl 4:csv; do # 1: no parts at all
     np=${run_spec%%:*} fmt=${run_spec#*:}
     {
       rc=$(mpirun_retry -np $np "$mpi" -q --format $fmt -o "$tmp/out/mpi$np.$fmt" "$tmp/logs")
@@ -172,7 +172,8 @@ if [ "$mpi" != - ] && command -v mpirun >/dev/null; then
       cmp -s "$tmp/out/j1.$fmt" "$tmp/out/mpi$np.$fmt" && ok || bad "mpi -np $np $fmt differs from -j1"
     }
   done
-  # more ranks than logs: ranks without rows write empty parts
+  # more ranks than logs: ranks without rows write empty parts (rank 0 has
+  # the one row)
   mpirun_retry -np 4 "$mpi" -q "$tmp/logs/demo.darshan" >/dev/null
   "$iosage" batch -q "$tmp/logs/demo.darshan" >"$tmp/out/one.jsonl" 2>/dev/null
   cmp -s "$tmp/out/one.jsonl" "$tmp/mpi.out" && ok || bad "mpi -np 4 on one log differs"
