@@ -38,17 +38,23 @@ static void write_failed(const struct ios_batch_out *w, int e)
         ios_stdout_failed(e);
 }
 
+/* The one line of an output (opt: "-o" or "--db") that is the input in;
+ * returns -1. */
+static int say_clash(const char *prog, const char *opt, const char *out,
+                     const char *in)
+{
+    fprintf(stderr, "%s: batch: %s %s is the input %s: refusing to write "
+            "over it\n", prog, opt, out, in);
+    return -1;
+}
+
 /* One output (opt: "-o" or "--db") against inputs[0..n): one line and -1
  * when it is one of them. */
 static int refuse(const char *prog, const char *opt, const char *out,
                   const char *const *inputs, size_t n)
 {
     long i = out ? ios_output_clash(out, 0, inputs, n) : -1;
-    if (i < 0)
-        return 0;
-    fprintf(stderr, "%s: batch: %s %s is the input %s: refusing to write "
-            "over it\n", prog, opt, out, inputs[i]);
-    return -1;
+    return i < 0 ? 0 : say_clash(prog, opt, out, inputs[i]);
 }
 
 /* One output (opt: "-o" or "--db", NULL when not given) against the
@@ -71,11 +77,8 @@ static int refuse_listed(const char *prog, const char *opt, const char *out,
                    (uint64_t)so.st_ino == it->ino;
         else
             same = ios_same_file(out, it->path);
-        if (same) {
-            fprintf(stderr, "%s: batch: %s %s is the input %s: refusing to "
-                    "write over it\n", prog, opt, out, it->path);
-            return -1;
-        }
+        if (same)
+            return say_clash(prog, opt, out, it->path);
     }
     return 0;
 }

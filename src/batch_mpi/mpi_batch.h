@@ -12,9 +12,10 @@
  *   4. each rank sorts its rows by input index; every rank but rank 0
  *      writes them to its part file in a directory rank 0 made (parts.c);
  *   5. rank 0 merges its own rows (still in memory) and the parts by input
- *      index into the output and removes the parts. The rows come from the same writer as in `iosage batch`,
- *      so the two outputs are byte-identical: each rank writes its rows in
- *      the output format itself, which rank 0 then only copies; with
+ *      index into the output and removes the parts. The rows come from the
+ *      same writer as in `iosage batch`, so the two outputs are
+ *      byte-identical: each rank writes its rows in the output format
+ *      itself, which rank 0 then only copies; with
  *      --summary or --db, which need every row whole at rank 0, the ranks
  *      keep their rows in the exact JSON form instead and rank 0 reads
  *      them back and writes them (that parsing took 60 of the 420 ms of a
